@@ -1,0 +1,166 @@
+/*
+ * papcoll.h — MPI collective algorithms that absorb late processes, irregular
+ * blocks and poor algorithm choices.
+ *
+ * Every collective comes in two forms:
+ *
+ *   papc_gather(...)            exactly the MPI_Gather signature; papcoll picks
+ *                               the algorithm (or PAPC_GATHER_ALGORITHM=<name>
+ *                               forces one);
+ *   papc_gather_alg(..., name)  the same call running the named algorithm.
+ *
+ * Calls return MPI_SUCCESS or an MPI error class (MPI_ERR_ROOT, MPI_ERR_COUNT,
+ * ...); papc_strerror() gives a one-line message.  On error nothing is sent
+ * and the user's buffers are left as they were.  Collectives run on a private
+ * duplicate of the user's communicator, so the user's own point-to-point
+ * traffic never matches papcoll's messages.
+ *
+ * Algorithm names are listed by papc_algorithm_count()/papc_algorithm_get()
+ * and by `papc-info --algorithms`.
+ */
+#ifndef PAPCOLL_H
+#define PAPCOLL_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAPC_VERSION_MAJOR 0
+#define PAPC_VERSION_MINOR 1
+#define PAPC_VERSION_PATCH 0
+#define PAPC_VERSION_STRING "0.1.0"
+
+/* The collectives papcoll implements. */
+typedef enum papc_collective {
+    PAPC_GATHER = 0,
+    PAPC_SCATTER,
+    PAPC_BCAST,
+    PAPC_REDUCE,
+    PAPC_ALLREDUCE,
+    PAPC_GATHERV,
+    PAPC_SCATTERV,
+    PAPC_NUM_COLLECTIVES
+} papc_collective;
+
+/* Restrictions an algorithm declares: cases it cannot serve.  The plain call
+ * falls back to an algorithm without the restriction; the _alg call refuses
+ * with an MPI error. */
+#define PAPC_RESTRICT_COMMUTATIVE 0x1u /* needs a commutative op */
+
+/* Flags describing how an algorithm works. */
+#define PAPC_FLAG_SEGMENTED     0x1u /* pipelines segments (PAPC_SEGSIZE) */
+#define PAPC_FLAG_NONBLOCKING   0x2u /* uses non-blocking point-to-point */
+#define PAPC_FLAG_ARRIVAL_AWARE 0x4u /* orders work by predicted arrival */
+#define PAPC_FLAG_BACKGROUND    0x8u /* runs parts in the monitor thread */
+
+/* Read-only description of one registered algorithm. */
+typedef struct papc_algorithm_info {
+    papc_collective collective;
+    const char *name;        /* snake_case name, e.g. "linear_sync" */
+    const char *aliases;     /* space-separated aliases, "" if none */
+    unsigned restrictions;   /* PAPC_RESTRICT_* bits */
+    unsigned flags;          /* PAPC_FLAG_* bits */
+    const char *summary;     /* one line: pattern and source */
+} papc_algorithm_info;
+
+/* ---- Registry ---------------------------------------------------------- */
+
+/* "gather", "scatter", ... ; NULL for an invalid value. */
+const char *papc_collective_name(papc_collective coll);
+/* Parses "gather", "allreduce", ... (case-insensitive); -1 if unknown. */
+int papc_collective_from_name(const char *name);
+/* Number of algorithms registered for coll (0 for an invalid value). */
+int papc_algorithm_count(papc_collective coll);
+/* The index-th algorithm of coll, or NULL when out of range. */
+const papc_algorithm_info *papc_algorithm_get(papc_collective coll, int index);
+/* Looks an algorithm up by name or alias (case-insensitive); NULL if none. */
+const papc_algorithm_info *papc_algorithm_find(papc_collective coll,
+                                               const char *name);
+/* Writes the restrictions as words ("commutative") into buf; returns buf. */
+const char *papc_restrictions_string(unsigned restrictions, char *buf,
+                                     int len);
+/* Writes the flags as words ("segmented nonblocking") into buf; returns buf. */
+const char *papc_flags_string(unsigned flags, char *buf, int len);
+
+/* ---- Errors and information ------------------------------------------- */
+
+/* A one-line message for an error returned by papcoll.  When err is the
+ * latest error returned to this thread, the message carries the details
+ * ("MPI_ERR_ROOT: root 9 is not a rank of a communicator of size 8"). */
+const char *papc_strerror(int err);
+/* The name of the algorithm the latest successful plain call of coll ran
+ * on this thread ("binomial"), or NULL before any call. */
+const char *papc_last_algorithm(papc_collective coll);
+/* The MPI library papcoll was built with (MPI_Get_library_version). */
+const char *papc_mpi_library(void);
+
+/* ---- Collectives: library's choice ------------------------------------ */
+
+int papc_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                MPI_Comm comm);
+int papc_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                 MPI_Comm comm);
+int papc_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
+               MPI_Comm comm);
+int papc_reduce(const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int papc_allreduce(const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int papc_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, const int recvcounts[], const int displs[],
+                 MPI_Datatype recvtype, int root, MPI_Comm comm);
+int papc_scatterv(const void *sendbuf, const int sendcounts[],
+                  const int displs[], MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root,
+                  MPI_Comm comm);
+
+/* ---- Collectives: a named algorithm ----------------------------------- */
+/* Same arguments plus the algorithm's name or alias.  Unknown names give
+ * MPI_ERR_ARG; a case the algorithm declares it cannot serve (a
+ * non-commutative op for a commutative-only algorithm) gives MPI_ERR_OP. */
+
+int papc_gather_alg(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                    int root, MPI_Comm comm, const char *algorithm);
+int papc_scatter_alg(const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     const char *algorithm);
+int papc_bcast_alg(void *buffer, int count, MPI_Datatype datatype, int root,
+                   MPI_Comm comm, const char *algorithm);
+int papc_reduce_alg(const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                    const char *algorithm);
+int papc_allreduce_alg(const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       const char *algorithm);
+int papc_gatherv_alg(const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[],
+                     MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     const char *algorithm);
+int papc_scatterv_alg(const void *sendbuf, const int sendcounts[],
+                      const int displs[], MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, const char *algorithm);
+
+/* ---- Tuning ------------------------------------------------------------ */
+/* Environment variables read at every call:
+ *   PAPC_<COLLECTIVE>_ALGORITHM=<name>  force the plain call's algorithm
+ *                                       (e.g. PAPC_GATHER_ALGORITHM=binomial);
+ *                                       a name that cannot serve the call
+ *                                       falls back to the default choice.
+ *   PAPC_SEGSIZE=<bytes>                segment size of segmented algorithms
+ *                                       (default 8192; 0 = no segmentation).
+ *   PAPC_GATHER_FIRST_SEGMENT=<bytes>   first part of linear_sync (1024).
+ *   PAPC_VERBOSE=1                      print fall-backs to stderr.
+ */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PAPCOLL_H */

@@ -1,0 +1,29 @@
+/* algorithms.c — the allreduce algorithm table (row 0 serves every call). */
+#include "../coll.h"
+
+const papc_alg_desc papc_allreduce_algs[] = {
+    {{PAPC_ALLREDUCE, "basic_linear", "linear lin", 0, 0,
+      "linear reduce to rank 0, then linear broadcast (Open MPI "
+      "basic_linear)"},
+     papc_allreduce_basic_linear},
+    {{PAPC_ALLREDUCE, "recursive_doubling", "rd butterfly", 0, 0,
+      "log2 P pairwise exchanges, order kept for non-commutative ops (Open "
+      "MPI, MPICH)"},
+     papc_allreduce_recursive_doubling},
+    {{PAPC_ALLREDUCE, "ring", "", PAPC_RESTRICT_COMMUTATIVE,
+      PAPC_FLAG_NONBLOCKING,
+      "ring reduce-scatter then ring allgather, P blocks (Open MPI ring)"},
+     papc_allreduce_ring},
+    {{PAPC_ALLREDUCE, "segmented_ring", "sring", PAPC_RESTRICT_COMMUTATIVE,
+      PAPC_FLAG_SEGMENTED | PAPC_FLAG_NONBLOCKING,
+      "ring whose blocks are pipelined in segments (Open MPI "
+      "segmented_ring)"},
+     papc_allreduce_segmented_ring},
+    {{PAPC_ALLREDUCE, "rabenseifner", "reduce_scatter_allgather",
+      PAPC_RESTRICT_COMMUTATIVE, 0,
+      "recursive-halving reduce-scatter, recursive-doubling allgather "
+      "(Rabenseifner; MPICH, Open MPI)"},
+     papc_allreduce_rabenseifner},
+};
+const int papc_allreduce_nalgs =
+    sizeof papc_allreduce_algs / sizeof *papc_allreduce_algs;

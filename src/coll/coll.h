@@ -1,0 +1,34 @@
+/* coll.h — run functions of every algorithm (one per table row). */
+#ifndef PAPC_COLL_H
+#define PAPC_COLL_H
+#include "../core/core.h"
+
+int papc_gather_basic_linear(const papc_call *c);
+int papc_gather_linear_sync(const papc_call *c);
+int papc_gather_binomial(const papc_call *c);
+
+int papc_scatter_basic_linear(const papc_call *c);
+int papc_scatter_binomial(const papc_call *c);
+
+int papc_bcast_basic_linear(const papc_call *c);
+int papc_bcast_chain(const papc_call *c);
+int papc_bcast_k_chain(const papc_call *c);
+int papc_bcast_binary(const papc_call *c);
+int papc_bcast_split_binary(const papc_call *c);
+int papc_bcast_binomial(const papc_call *c);
+
+int papc_reduce_basic_linear(const papc_call *c);
+int papc_reduce_binomial(const papc_call *c);
+int papc_reduce_rabenseifner(const papc_call *c);
+int papc_reduce_ring(const papc_call *c);
+
+int papc_allreduce_basic_linear(const papc_call *c);
+int papc_allreduce_recursive_doubling(const papc_call *c);
+int papc_allreduce_ring(const papc_call *c);
+int papc_allreduce_segmented_ring(const papc_call *c);
+int papc_allreduce_rabenseifner(const papc_call *c);
+
+int papc_gatherv_basic_linear(const papc_call *c);
+int papc_scatterv_basic_linear(const papc_call *c);
+
+#endif

@@ -1,0 +1,10 @@
+/* algorithms.c — the gatherv algorithm table (row 0 serves every call). */
+#include "../coll.h"
+
+const papc_alg_desc papc_gatherv_algs[] = {
+    {{PAPC_GATHERV, "basic_linear", "linear lin", 0, 0,
+      "root receives each block in rank order (Open MPI, MPICH)"},
+     papc_gatherv_basic_linear},
+};
+const int papc_gatherv_nalgs =
+    sizeof papc_gatherv_algs / sizeof *papc_gatherv_algs;

@@ -1,0 +1,25 @@
+/* algorithms.c — the reduce algorithm table (row 0 serves every call). */
+#include "../coll.h"
+
+const papc_alg_desc papc_reduce_algs[] = {
+    {{PAPC_REDUCE, "basic_linear", "linear lin", 0, 0,
+      "root receives and reduces every rank's vector in rank order (Open "
+      "MPI basic_linear)"},
+     papc_reduce_basic_linear},
+    {{PAPC_REDUCE, "binomial", "bnom", 0,
+      PAPC_FLAG_SEGMENTED | PAPC_FLAG_NONBLOCKING,
+      "segmented binomial tree; rank-ordered tree for non-commutative ops "
+      "(Open MPI binomial, MPICH binomial)"},
+     papc_reduce_binomial},
+    {{PAPC_REDUCE, "rabenseifner", "reduce_scatter_gather", 
+      PAPC_RESTRICT_COMMUTATIVE, 0,
+      "recursive-halving reduce-scatter, then binomial gather of the "
+      "pieces (Rabenseifner; Open MPI, MPICH)"},
+     papc_reduce_rabenseifner},
+    {{PAPC_REDUCE, "ring", "", PAPC_RESTRICT_COMMUTATIVE,
+      PAPC_FLAG_NONBLOCKING,
+      "ring reduce-scatter in P-1 steps, then every rank sends its reduced "
+      "block to the root"},
+     papc_reduce_ring},
+};
+const int papc_reduce_nalgs = sizeof papc_reduce_algs / sizeof *papc_reduce_algs;

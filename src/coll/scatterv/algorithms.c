@@ -1,0 +1,10 @@
+/* algorithms.c — the scatterv algorithm table (row 0 serves every call). */
+#include "../coll.h"
+
+const papc_alg_desc papc_scatterv_algs[] = {
+    {{PAPC_SCATTERV, "basic_linear", "linear lin", 0, 0,
+      "root sends each block in rank order (Open MPI, MPICH)"},
+     papc_scatterv_basic_linear},
+};
+const int papc_scatterv_nalgs =
+    sizeof papc_scatterv_algs / sizeof *papc_scatterv_algs;

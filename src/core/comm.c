@@ -1,0 +1,63 @@
+/* comm.c — the private duplicate of each user communicator, cached as an
+ * attribute so it is created once and freed with the user's communicator,
+ * plus the per-communicator call counter that keeps calls' tags apart. */
+#include <stdlib.h>
+#include "core.h"
+
+typedef struct papc_comm_state {
+    MPI_Comm priv;
+    unsigned seq;
+} papc_comm_state;
+
+static int keyval = MPI_KEYVAL_INVALID;
+
+static int delete_state(MPI_Comm comm, int key, void *attr, void *extra) {
+    papc_comm_state *s = attr;
+    (void)comm; (void)key; (void)extra;
+    if (s->priv != MPI_COMM_NULL) MPI_Comm_free(&s->priv);
+    free(s);
+    return MPI_SUCCESS;
+}
+
+static int ensure_keyval(void) {
+    /* Racy only if two threads make their first call at once; the monitor
+     * thread never calls here. */
+    if (keyval != MPI_KEYVAL_INVALID) return MPI_SUCCESS;
+    return MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &keyval,
+                                  NULL);
+}
+
+int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq) {
+    papc_comm_state *s = NULL;
+    int found = 0;
+    PAPC_CHECK(ensure_keyval());
+    PAPC_CHECK(MPI_Comm_get_attr(user, keyval, &s, &found));
+    if (!found) {
+        s = malloc(sizeof *s);
+        if (!s) return papc_error(MPI_ERR_NO_MEM, "no memory for comm state");
+        s->seq = 0;
+        int rc = MPI_Comm_dup(user, &s->priv);
+        if (rc != MPI_SUCCESS) {
+            free(s);
+            return papc_mpi_error(rc, "MPI_Comm_dup");
+        }
+        /* Errors on our messages come back as codes, never abort. */
+        MPI_Comm_set_errhandler(s->priv, MPI_ERRORS_RETURN);
+        rc = MPI_Comm_set_attr(user, keyval, s);
+        if (rc != MPI_SUCCESS) {
+            MPI_Comm_free(&s->priv);
+            free(s);
+            return papc_mpi_error(rc, "MPI_Comm_set_attr");
+        }
+    }
+    *priv = s->priv;
+    *seq = s->seq++;
+    return MPI_SUCCESS;
+}
+
+int papc_call_tag(unsigned seq) {
+    /* 4096 calls x 8 tags = 32768 tags: within the MPI-guaranteed 32767
+     * after the -1 below; a stale message of a failed call cannot match a
+     * call for the next 4095 calls. */
+    return (int)((seq % 4095u) * PAPC_TAGS_PER_CALL) + 1;
+}

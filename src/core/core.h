@@ -1,0 +1,140 @@
+/*
+ * core.h — internal interface shared by every algorithm: the call descriptor,
+ * the algorithm table row, error reporting, point-to-point, datatype and op
+ * helpers.  Nothing here is public.
+ */
+#ifndef PAPC_CORE_H
+#define PAPC_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+#include "papcoll.h"
+
+/* One collective call, validated, on the private communicator.
+ * Buffers are exactly what the user passed (MPI_IN_PLACE included);
+ * fields that MPI declares insignificant on a rank are left as passed. */
+typedef struct papc_call {
+    papc_collective coll;
+    const void *sendbuf;
+    void *recvbuf;          /* bcast: the buffer */
+    int sendcount, recvcount; /* bcast/reduce/allreduce: count in both */
+    MPI_Datatype sendtype, recvtype; /* reduce-like/bcast: datatype in both */
+    const int *counts;      /* gatherv: recvcounts, scatterv: sendcounts */
+    const int *displs;      /* gatherv/scatterv displacements (root only) */
+    MPI_Op op;
+    int commutative;        /* 1 when op is commutative */
+    int root;               /* -1 for allreduce */
+    MPI_Comm comm;          /* private duplicate of the user's comm */
+    int rank, size;
+    int tag;                /* first of PAPC_TAGS_PER_CALL tags for this call */
+    size_t segsize;         /* bytes per segment, 0 = whole message */
+    size_t first_segment;   /* linear_sync first part in bytes */
+} papc_call;
+
+#define PAPC_TAGS_PER_CALL 8
+
+typedef int (*papc_run_fn)(const papc_call *c);
+
+/* One row of an algorithm table. */
+typedef struct papc_alg_desc {
+    papc_algorithm_info info;
+    papc_run_fn run;
+} papc_alg_desc;
+
+/* Per-collective tables, defined in src/coll/<collective>/algorithms.c. */
+extern const papc_alg_desc papc_gather_algs[];
+extern const int papc_gather_nalgs;
+extern const papc_alg_desc papc_scatter_algs[];
+extern const int papc_scatter_nalgs;
+extern const papc_alg_desc papc_bcast_algs[];
+extern const int papc_bcast_nalgs;
+extern const papc_alg_desc papc_reduce_algs[];
+extern const int papc_reduce_nalgs;
+extern const papc_alg_desc papc_allreduce_algs[];
+extern const int papc_allreduce_nalgs;
+extern const papc_alg_desc papc_gatherv_algs[];
+extern const int papc_gatherv_nalgs;
+extern const papc_alg_desc papc_scatterv_algs[];
+extern const int papc_scatterv_nalgs;
+
+/* ---- registry / dispatch (registry.c, dispatch.c) ---- */
+const papc_alg_desc *papc_registry_find(papc_collective coll, const char *name);
+const papc_alg_desc *papc_registry_row(papc_collective coll, int index);
+int papc_registry_count(papc_collective coll);
+/* 1 when the algorithm can serve this call. */
+int papc_alg_can_run(const papc_alg_desc *a, const papc_call *c);
+/* Runs the call: explicit algorithm name (may be NULL for the plain call). */
+int papc_dispatch(papc_call *c, const char *explicit_name);
+
+/* ---- errors (error.c) ---- */
+/* Records a detailed message for this thread and returns cls. */
+int papc_error(int cls, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Converts an MPI error code returned by MPI into its class, recording
+ * where it happened. */
+int papc_mpi_error(int code, const char *where);
+#define PAPC_CHECK(expr)                                                      \
+    do {                                                                      \
+        int papc_rc_ = (expr);                                                \
+        if (papc_rc_ != MPI_SUCCESS) return papc_mpi_error(papc_rc_, #expr); \
+    } while (0)
+
+/* ---- private communicators (comm.c) ---- */
+/* Private duplicate of user comm (cached as an attribute, freed with it);
+ * *seq receives this comm's call sequence number (advanced per call). */
+int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq);
+/* Base tag of the seq-th call: messages of different calls never match. */
+int papc_call_tag(unsigned seq);
+
+/* ---- point-to-point on the call's comm (p2p.c) ----
+ * sub selects one of the call's PAPC_TAGS_PER_CALL tags. */
+int papc_send(const papc_call *c, const void *buf, int count, MPI_Datatype t,
+              int dst, int sub);
+int papc_recv(const papc_call *c, void *buf, int count, MPI_Datatype t,
+              int src, int sub);
+int papc_isend(const papc_call *c, const void *buf, int count,
+               MPI_Datatype t, int dst, int sub, MPI_Request *req);
+int papc_irecv(const papc_call *c, void *buf, int count, MPI_Datatype t,
+               int src, int sub, MPI_Request *req);
+int papc_sendrecv(const papc_call *c, const void *sbuf, int scount,
+                  MPI_Datatype stype, int dst, void *rbuf, int rcount,
+                  MPI_Datatype rtype, int src, int sub);
+int papc_waitall(int n, MPI_Request *reqs);
+/* Cancels/frees requests still active after an error (best effort). */
+void papc_cleanup_requests(int n, MPI_Request *reqs);
+
+/* ---- datatypes (dtype.c) ---- */
+/* A temporary buffer able to hold count elements of t laid out as t lays
+ * them out (true extent respected).  ptr is what to pass to MPI. */
+typedef struct papc_tmpbuf {
+    void *mem;   /* what to free */
+    char *ptr;   /* buffer address to use with (count, t) */
+} papc_tmpbuf;
+int papc_tmpbuf_alloc(papc_tmpbuf *b, MPI_Datatype t, size_t count);
+void papc_tmpbuf_free(papc_tmpbuf *b);
+/* Address of element index (in units of t's extent) of buf. */
+static inline char *papc_elem(const void *buf, MPI_Datatype t, MPI_Aint index) {
+    MPI_Aint lb, ext;
+    MPI_Type_get_extent(t, &lb, &ext);
+    return (char *)buf + index * ext;
+}
+MPI_Aint papc_extent(MPI_Datatype t);
+size_t papc_type_size(MPI_Datatype t);
+/* Copies scount of stype at src into rcount of rtype at dst (matching
+ * signatures, as a send/receive pair would). */
+int papc_copy(const void *src, int scount, MPI_Datatype stype, void *dst,
+              int rcount, MPI_Datatype rtype);
+/* Splits count elements into segments of about segsize bytes: returns the
+ * number of elements per segment (>= 1; count when segsize is 0). */
+int papc_segment_count(size_t segsize, MPI_Datatype t, int count);
+
+/* ---- ops (op.c) ---- */
+/* inout = in op inout (MPI_Reduce_local order: in is the left operand). */
+int papc_reduce_local(const void *in, void *inout, int count, MPI_Datatype t,
+                      MPI_Op op);
+
+/* ---- tuning (call.c) ---- */
+size_t papc_env_size(const char *name, size_t dflt);
+
+#endif /* PAPC_CORE_H */

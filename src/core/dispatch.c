@@ -1,0 +1,110 @@
+/* dispatch.c — picks the algorithm of a call: an explicit name, else
+ * PAPC_<COLLECTIVE>_ALGORITHM, else the default choice; restrictions are
+ * checked from data every rank shares (op, P), so every rank picks the same
+ * algorithm. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "core.h"
+
+static _Thread_local const char *last_alg[PAPC_NUM_COLLECTIVES];
+
+const char *papc_last_algorithm(papc_collective coll) {
+    if ((int)coll < 0 || coll >= PAPC_NUM_COLLECTIVES) return NULL;
+    return last_alg[coll];
+}
+
+int papc_alg_can_run(const papc_alg_desc *a, const papc_call *c) {
+    if ((a->info.restrictions & PAPC_RESTRICT_COMMUTATIVE) && !c->commutative)
+        return 0;
+    return 1;
+}
+
+static int verbose(void) {
+    const char *v = getenv("PAPC_VERBOSE");
+    return v && *v && *v != '0';
+}
+
+/* Bytes each process contributes (the same on every rank by MPI's
+ * signature rules; for v-collectives 0: no size-based choice). */
+static size_t block_bytes(const papc_call *c) {
+    switch (c->coll) {
+    case PAPC_GATHER:
+        return c->rank == c->root
+                   ? (size_t)c->recvcount * papc_type_size(c->recvtype)
+                   : (size_t)c->sendcount * papc_type_size(c->sendtype);
+    case PAPC_SCATTER:
+        return c->rank == c->root
+                   ? (size_t)c->sendcount * papc_type_size(c->sendtype)
+                   : (size_t)c->recvcount * papc_type_size(c->recvtype);
+    case PAPC_BCAST:
+    case PAPC_REDUCE:
+    case PAPC_ALLREDUCE:
+        return (size_t)c->sendcount * papc_type_size(c->sendtype);
+    default:
+        return 0;
+    }
+}
+
+/* Default choice, after Open MPI 4.1's fixed decision rules, simplified;
+ * the model-based selector replaces it. */
+static const char *default_choice(const papc_call *c) {
+    size_t b = block_bytes(c);
+    switch (c->coll) {
+    case PAPC_GATHER: return b >= 6000 ? "linear_sync" : "binomial";
+    case PAPC_SCATTER: return b < 2048 ? "binomial" : "basic_linear";
+    case PAPC_BCAST: return b < 12288 ? "binomial" : "split_binary";
+    case PAPC_REDUCE:
+        return c->commutative && b >= 65536 ? "rabenseifner" : "binomial";
+    case PAPC_ALLREDUCE:
+        if (!c->commutative || b < 10240 || c->sendcount < c->size)
+            return "recursive_doubling";
+        return "ring";
+    default: return "basic_linear";
+    }
+}
+
+static const papc_alg_desc *forced_by_env(const papc_call *c) {
+    char var[64];
+    const char *cname = papc_collective_name(c->coll);
+    int n = snprintf(var, sizeof var, "PAPC_");
+    for (const char *p = cname; *p && n < (int)sizeof var - 11; p++)
+        var[n++] = (char)toupper((unsigned char)*p);
+    snprintf(var + n, sizeof var - (size_t)n, "_ALGORITHM");
+    const char *name = getenv(var);
+    if (!name || !*name) return NULL;
+    const papc_alg_desc *a = papc_registry_find(c->coll, name);
+    if (!a) {
+        if (verbose() && c->rank == 0)
+            fprintf(stderr, "papcoll: %s=%s is not a %s algorithm; using the "
+                    "default choice\n", var, name, cname);
+        return NULL;
+    }
+    if (!papc_alg_can_run(a, c)) {
+        if (verbose() && c->rank == 0)
+            fprintf(stderr, "papcoll: %s=%s cannot serve this call (needs a "
+                    "commutative op); using the default choice\n", var, name);
+        return NULL;
+    }
+    return a;
+}
+
+int papc_dispatch(papc_call *c, const char *explicit_name) {
+    const papc_alg_desc *a;
+    if (explicit_name) {
+        a = papc_registry_find(c->coll, explicit_name);
+        if (!a) return papc_error(MPI_ERR_ARG, "unknown %s algorithm '%s'",
+                                  papc_collective_name(c->coll), explicit_name);
+        if (!papc_alg_can_run(a, c))
+            return papc_error(MPI_ERR_OP, "%s algorithm '%s' needs a "
+                              "commutative op",
+                              papc_collective_name(c->coll), a->info.name);
+    } else {
+        a = forced_by_env(c);
+        if (!a) a = papc_registry_find(c->coll, default_choice(c));
+        if (!a || !papc_alg_can_run(a, c)) a = papc_registry_row(c->coll, 0);
+    }
+    int rc = a->run(c);
+    if (rc == MPI_SUCCESS) last_alg[c->coll] = a->info.name;
+    return rc;
+}

@@ -1,0 +1,54 @@
+/* p2p.c — point-to-point on a call's private communicator and tags. */
+#include "core.h"
+
+int papc_send(const papc_call *c, const void *buf, int count, MPI_Datatype t,
+              int dst, int sub) {
+    PAPC_CHECK(MPI_Send(buf, count, t, dst, c->tag + sub, c->comm));
+    return MPI_SUCCESS;
+}
+
+int papc_recv(const papc_call *c, void *buf, int count, MPI_Datatype t,
+              int src, int sub) {
+    PAPC_CHECK(MPI_Recv(buf, count, t, src, c->tag + sub, c->comm,
+                        MPI_STATUS_IGNORE));
+    return MPI_SUCCESS;
+}
+
+int papc_isend(const papc_call *c, const void *buf, int count,
+               MPI_Datatype t, int dst, int sub, MPI_Request *req) {
+    PAPC_CHECK(MPI_Isend(buf, count, t, dst, c->tag + sub, c->comm, req));
+    return MPI_SUCCESS;
+}
+
+int papc_irecv(const papc_call *c, void *buf, int count, MPI_Datatype t,
+               int src, int sub, MPI_Request *req) {
+    PAPC_CHECK(MPI_Irecv(buf, count, t, src, c->tag + sub, c->comm, req));
+    return MPI_SUCCESS;
+}
+
+int papc_sendrecv(const papc_call *c, const void *sbuf, int scount,
+                  MPI_Datatype stype, int dst, void *rbuf, int rcount,
+                  MPI_Datatype rtype, int src, int sub) {
+    PAPC_CHECK(MPI_Sendrecv(sbuf, scount, stype, dst, c->tag + sub, rbuf,
+                            rcount, rtype, src, c->tag + sub, c->comm,
+                            MPI_STATUS_IGNORE));
+    return MPI_SUCCESS;
+}
+
+int papc_waitall(int n, MPI_Request *reqs) {
+    if (n <= 0) return MPI_SUCCESS;
+    int rc = MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS) {
+        papc_cleanup_requests(n, reqs);
+        return papc_mpi_error(rc, "MPI_Waitall");
+    }
+    return MPI_SUCCESS;
+}
+
+void papc_cleanup_requests(int n, MPI_Request *reqs) {
+    for (int i = 0; i < n; i++) {
+        if (reqs[i] == MPI_REQUEST_NULL) continue;
+        MPI_Cancel(&reqs[i]);
+        MPI_Request_free(&reqs[i]);
+    }
+}
