@@ -65,6 +65,19 @@ static int kary_node(int k, int vrank, int size, int *parent, int *children) {
     return n;
 }
 
+/* Orders children by subtree size, largest first (stable).  When size is
+ * not a power of two the nominally largest subtrees are cut short, so the
+ * child vrank + m with the biggest m need not have the biggest subtree
+ * (size 5: children 4, 2, 1 hold 1, 2, 1 nodes). */
+static void sort_by_span_desc(int *children, int n, int size) {
+    for (int i = 1; i < n; i++) {
+        int c = children[i], s = papc_inorder_span(c, size), j = i;
+        for (; j > 0 && papc_inorder_span(children[j - 1], size) < s; j--)
+            children[j] = children[j - 1];
+        children[j] = c;
+    }
+}
+
 static int binomial_node(int ascending, int vrank, int size, int *parent,
                          int *children) {
     int n = 0, limit = vrank == 0 ? size : lowbit(vrank);
@@ -77,6 +90,7 @@ static int binomial_node(int ascending, int vrank, int size, int *parent,
         while (m * 2 < limit) m <<= 1;
         for (; m >= 1; m >>= 1)
             if (m < limit && vrank + m < size) children[n++] = vrank + m;
+        sort_by_span_desc(children, n, size);
     }
     return n;
 }

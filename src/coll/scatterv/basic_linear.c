@@ -4,7 +4,9 @@
 
 int papc_scatterv_basic_linear(const papc_call *c) {
     if (c->rank != c->root) {
-        if (c->recvcount == 0) return MPI_SUCCESS;
+        /* Skip by bytes, not elements: zero-size types move nothing. */
+        if ((size_t)c->recvcount * papc_type_size(c->recvtype) == 0)
+            return MPI_SUCCESS;
         return papc_recv(c, c->recvbuf, c->recvcount, c->recvtype, c->root, 0);
     }
     for (int i = 0; i < c->size; i++) {
@@ -12,7 +14,7 @@ int papc_scatterv_basic_linear(const papc_call *c) {
             papc_elem(c->sendbuf, c->sendtype, c->displs[i]);
         int rc = MPI_SUCCESS;
         if (i != c->root) {
-            if (c->counts[i] > 0)
+            if ((size_t)c->counts[i] * papc_type_size(c->sendtype) > 0)
                 rc = papc_send(c, block, c->counts[i], c->sendtype, i, 0);
         } else if (c->recvbuf != MPI_IN_PLACE) {
             rc = papc_copy(block, c->counts[i], c->sendtype, c->recvbuf,

@@ -1,0 +1,60 @@
+/*
+ * rabenseifner.c — allreduce as a reduce-scatter by recursive halving
+ * followed by an allgather by recursive doubling that walks the halving
+ * steps back (Rabenseifner; Thakur, Rabenseifner, Gropp 2005 §4.4; Open
+ * MPI coll/base redscat_allgather, MPICH reduce_scatter_allgather).  A P
+ * that is not a power of two is folded first (reduce_scatter.h).
+ *
+ * Cost: 2 log2(pof2) alpha + 2 (pof2-1)/pof2 n beta + (pof2-1)/pof2 n gamma,
+ * plus 2 (alpha + n beta) + n gamma when P != pof2.
+ *
+ * Departures: the fold hands over the whole vector (MPICH) where Open MPI
+ * exchanges halves (a shared fold with recursive_doubling, one message
+ * fewer, more bytes for the folded pairs); count < pof2 is served with empty
+ * blocks rather than by falling back to recursive doubling; the send buffer
+ * is not copied into the receive buffer first.  Commutative ops only.
+ */
+#include "../coll.h"
+#include "../reduce_scatter.h"
+
+/* Recursive doubling over the halving steps in reverse: the partners of
+ * step s swap the halves they reduced, in place in the accumulator. */
+static int allgather(const papc_acc *a, const papc_fold *f,
+                     const papc_halving *h) {
+    for (int s = h->nsteps - 1; s >= 0; s--) {
+        int peer = papc_fold_real(f, f->newrank ^ (1 << s));
+        int koff, klen, ooff, olen;
+        papc_halving_step(h, s, &koff, &klen, &ooff, &olen);
+        int rc = papc_sendrecv(a->c, papc_acc_at(a, a->acc, koff), klen,
+                               a->type, peer, papc_acc_at(a, a->acc, ooff),
+                               olen, a->type, peer, PAPC_RS_SUB_GATHER);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int papc_allreduce_rabenseifner(const papc_call *c) {
+    const void *mine =
+        c->sendbuf == MPI_IN_PLACE ? c->recvbuf : c->sendbuf;
+    papc_fold f;
+    papc_acc a;
+    papc_fold_init(&f, c->rank, c->size, 0);
+    if (f.newrank < 0) { /* folded out: hand the data over, await the sum */
+        papc_acc_init(&a, c, mine, c->recvbuf, NULL);
+        int rc = papc_fold_in(&a, &f);
+        return rc != MPI_SUCCESS ? rc : papc_fold_out(&a, &f, c->recvbuf);
+    }
+    papc_tmpbuf tmp;
+    papc_halving h;
+    int rc = papc_tmpbuf_alloc(&tmp, c->sendtype, (size_t)c->sendcount);
+    if (rc != MPI_SUCCESS) return rc;
+    papc_acc_init(&a, c, mine, c->recvbuf, tmp.ptr);
+    papc_halving_init(&h, f.newrank, f.pof2, c->sendcount);
+    rc = papc_fold_in(&a, &f);
+    if (rc == MPI_SUCCESS) rc = papc_halving_reduce_scatter(&a, &f, &h);
+    /* A commutative op never moves the accumulator out of recvbuf. */
+    if (rc == MPI_SUCCESS) rc = allgather(&a, &f, &h);
+    if (rc == MPI_SUCCESS) rc = papc_fold_out(&a, &f, c->recvbuf);
+    papc_tmpbuf_free(&tmp);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * recursive_doubling.c — allreduce by recursive doubling (butterfly): in
+ * step s every rank swaps its whole partial result with the rank whose
+ * number differs in bit s and combines the two, so after log2 P steps all
+ * hold the full reduction.  Open MPI coll/base recursivedoubling, MPICH
+ * allreduce_intra_recursive_doubling; Thakur, Rabenseifner, Gropp 2005
+ * §4.  A P that is not a power of two is first folded (reduce_scatter.h):
+ * the even ones of the first 2(P - pof2) ranks hand their vector to the
+ * next rank and receive the result at the end.
+ *
+ * Cost: (log2 pof2 + 2[P != pof2]) (alpha + n beta) + (log2 pof2 +
+ * [P != pof2]) n gamma.
+ *
+ * Order: the partners' groups are contiguous rank ranges, and the lower
+ * group's data is always the left operand, so non-commutative ops give
+ * MPI's rank order.  Departure: the send buffer is not copied into the
+ * receive buffer first (see reduce_scatter.c), and a result left in the
+ * temporary by a non-commutative step is copied back once at the end.
+ */
+#include "../coll.h"
+#include "../reduce_scatter.h"
+
+static int butterfly(papc_acc *a, const papc_fold *f) {
+    for (int mask = 1; mask < f->pof2; mask <<= 1) {
+        int peer = f->newrank ^ mask;
+        int rc = papc_acc_combine(a, papc_fold_real(f, peer),
+                                  peer < f->newrank, 0, a->count, 0,
+                                  a->count, PAPC_RS_SUB_SCATTER);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int papc_allreduce_recursive_doubling(const papc_call *c) {
+    const void *mine =
+        c->sendbuf == MPI_IN_PLACE ? c->recvbuf : c->sendbuf;
+    papc_fold f;
+    papc_acc a;
+    papc_fold_init(&f, c->rank, c->size, 0);
+    if (f.newrank < 0) { /* folded out: hand the data over, await the sum */
+        papc_acc_init(&a, c, mine, c->recvbuf, NULL);
+        int rc = papc_fold_in(&a, &f);
+        return rc != MPI_SUCCESS ? rc : papc_fold_out(&a, &f, c->recvbuf);
+    }
+    papc_tmpbuf tmp;
+    int rc = papc_tmpbuf_alloc(&tmp, c->sendtype, (size_t)c->sendcount);
+    if (rc != MPI_SUCCESS) return rc;
+    papc_acc_init(&a, c, mine, c->recvbuf, tmp.ptr);
+    rc = papc_fold_in(&a, &f);
+    if (rc == MPI_SUCCESS) rc = butterfly(&a, &f);
+    if (rc == MPI_SUCCESS) rc = papc_fold_out(&a, &f, c->recvbuf);
+    if (rc == MPI_SUCCESS && a.acc != (char *)c->recvbuf)
+        rc = papc_copy(a.acc, c->sendcount, c->sendtype, c->recvbuf,
+                       c->sendcount, c->sendtype);
+    papc_tmpbuf_free(&tmp);
+    return rc;
+}

@@ -1,0 +1,129 @@
+/* linear_sync.c — gather, linear with synchronisation (Open MPI coll/base
+ * linear_sync; model-based-selection.md §III-B2, pap-scatter-gather.md
+ * §2.1).  The root takes the blocks in rank order, one rank at a time: it
+ * posts a receive for the first part of rank i's block, sends rank i a
+ * go-ahead message, posts a receive for the second part and waits for the
+ * first part before moving on to rank i+1; the second parts are all waited
+ * for at the end, after the root has copied its own block.  A non-root waits
+ * for its go-ahead, then sends the first and the second part with standard
+ * blocking sends.  The go-ahead keeps the senders from flooding the root
+ * with unexpected messages.
+ *
+ * Split rule.  The first part is first_segment bytes (c->first_segment,
+ * env PAPC_GATHER_FIRST_SEGMENT) rounded down to whole elements of the
+ * root's recvtype; when that is 0 or not smaller than the block, the block
+ * goes in one part and no second message is sent.  The sender's sendtype
+ * may differ from the root's recvtype (only signatures must match), and
+ * neither side knows the other's type, so the split cannot be computed on
+ * both sides independently.  The root therefore decides it and sends it in
+ * the go-ahead: the go-ahead carries the split offset in bytes (one
+ * int64) instead of being empty.  The sender cuts its block there in whole
+ * sendtype elements; if the offset falls inside a sendtype element (types
+ * of different sizes, e.g. 12-byte receive elements against 8-byte send
+ * elements), it packs its block (MPI_Pack) and sends the two byte ranges as
+ * MPI_PACKED, which any type of the same signature may receive.
+ *
+ * Cost (Hockney), block m bytes, first part m1:
+ *   m1 >= eager limit: (P-1)(3α + mβ)   (go-ahead, then two serial parts)
+ *   otherwise:          (P-1)(2α + (m-m1)β) roughly, the parts overlapping.
+ *
+ * Departures from Open MPI: the 8-byte go-ahead (above); Open MPI also
+ * sends an empty second part when the block fits in the first, we send
+ * nothing.  Sub-tags: 0 go-ahead, 1 first part, 2 second part. */
+#include <stdlib.h>
+#include "../coll.h"
+
+enum { SUB_GO = 0, SUB_FIRST = 1, SUB_SECOND = 2 };
+
+/* Byte offset where the second part starts; the whole block when the block
+ * goes in one part.  Whole elements of the root's recvtype. */
+static int64_t split_offset(const papc_call *c, size_t elem_size,
+                            size_t block_bytes) {
+    size_t split = c->first_segment / elem_size * elem_size;
+    if (split == 0 || split >= block_bytes) split = block_bytes;
+    return (int64_t)split;
+}
+
+/* ---- non-root side ---- */
+
+/* The split falls inside a sendtype element: send the packed bytes. */
+static int send_packed_parts(const papc_call *c, int64_t split) {
+    int packsz = 0, pos = 0;
+    PAPC_CHECK(MPI_Pack_size(c->sendcount, c->sendtype, c->comm, &packsz));
+    char *packed = malloc(packsz > 0 ? (size_t)packsz : 1);
+    if (!packed) return papc_error(MPI_ERR_NO_MEM, "linear_sync pack buffer");
+    int rc = MPI_Pack(c->sendbuf, c->sendcount, c->sendtype, packed, packsz,
+                      &pos, c->comm);
+    if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "MPI_Pack");
+    if (rc == MPI_SUCCESS)
+        rc = papc_send(c, packed, (int)split, MPI_PACKED, c->root, SUB_FIRST);
+    if (rc == MPI_SUCCESS)
+        rc = papc_send(c, packed + split, pos - (int)split, MPI_PACKED,
+                       c->root, SUB_SECOND);
+    free(packed);
+    return rc;
+}
+
+static int send_to_root(const papc_call *c) {
+    int64_t split;
+    int rc = papc_recv(c, &split, 1, MPI_INT64_T, c->root, SUB_GO);
+    if (rc != MPI_SUCCESS) return rc;
+    size_t esize = papc_type_size(c->sendtype);
+    int64_t block = (int64_t)c->sendcount * (int64_t)esize;
+    if (split >= block)
+        return papc_send(c, c->sendbuf, c->sendcount, c->sendtype, c->root,
+                         SUB_FIRST);
+    if (split % (int64_t)esize != 0) return send_packed_parts(c, split);
+    int first = (int)(split / (int64_t)esize);
+    rc = papc_send(c, c->sendbuf, first, c->sendtype, c->root, SUB_FIRST);
+    if (rc != MPI_SUCCESS) return rc;
+    return papc_send(c, papc_elem(c->sendbuf, c->sendtype, first),
+                     c->sendcount - first, c->sendtype, c->root, SUB_SECOND);
+}
+
+/* ---- root side ---- */
+
+/* Rank i's turn: first part, go-ahead, second part posted (*second), wait
+ * for the first part. */
+static int take_block(const papc_call *c, int i, int64_t split, int first,
+                      MPI_Request *second) {
+    char *slot = papc_elem(c->recvbuf, c->recvtype,
+                           (MPI_Aint)i * c->recvcount);
+    MPI_Request req = MPI_REQUEST_NULL;
+    int rc = papc_irecv(c, slot, first, c->recvtype, i, SUB_FIRST, &req);
+    if (rc == MPI_SUCCESS)
+        rc = papc_send(c, &split, 1, MPI_INT64_T, i, SUB_GO);
+    if (rc == MPI_SUCCESS && first < c->recvcount)
+        rc = papc_irecv(c, papc_elem(slot, c->recvtype, first),
+                        c->recvcount - first, c->recvtype, i, SUB_SECOND,
+                        second);
+    if (rc == MPI_SUCCESS) return papc_waitall(1, &req);
+    papc_cleanup_requests(1, &req);
+    return rc;
+}
+
+static int gather_at_root(const papc_call *c) {
+    size_t esize = papc_type_size(c->recvtype);
+    int64_t split = split_offset(c, esize, (size_t)c->recvcount * esize);
+    int first = (int)(split / (int64_t)esize);
+    MPI_Request *second = malloc((size_t)c->size * sizeof *second);
+    if (!second) return papc_error(MPI_ERR_NO_MEM, "linear_sync requests");
+    for (int i = 0; i < c->size; i++) second[i] = MPI_REQUEST_NULL;
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < c->size && rc == MPI_SUCCESS; i++)
+        if (i != c->root) rc = take_block(c, i, split, first, &second[i]);
+    if (rc == MPI_SUCCESS && c->sendbuf != MPI_IN_PLACE)
+        rc = papc_copy(c->sendbuf, c->sendcount, c->sendtype,
+                       papc_elem(c->recvbuf, c->recvtype,
+                                 (MPI_Aint)c->root * c->recvcount),
+                       c->recvcount, c->recvtype);
+    if (rc == MPI_SUCCESS) rc = papc_waitall(c->size, second);
+    else papc_cleanup_requests(c->size, second);
+    free(second);
+    return rc;
+}
+
+int papc_gather_linear_sync(const papc_call *c) {
+    if (c->rank != c->root) return send_to_root(c);
+    return gather_at_root(c);
+}

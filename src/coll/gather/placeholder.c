@@ -1,4 +1,0 @@
-/* placeholder.c — TEMPORARY scaffolding while the algorithms of this folder are written; delete this file when they all exist. */
-#include "../coll.h"
-int papc_gather_linear_sync(const papc_call *c) { (void)c; return papc_error(MPI_ERR_UNSUPPORTED_OPERATION, "papc_gather_linear_sync pending"); }
-int papc_gather_binomial(const papc_call *c) { (void)c; return papc_error(MPI_ERR_UNSUPPORTED_OPERATION, "papc_gather_binomial pending"); }
