@@ -175,7 +175,9 @@ while read -r coll alg ompi match; do
   # one table row per size the benchmark reported
   reported=0
   if [ -f "$csv" ]; then
-    while IFS=, read -r _ _ _ _ bytes _ pmed _ mmed _ ratio status _; do
+    # collective,algorithm,P,root,bytes,iterations,papc median,mean,min,
+    # mpi median,mean,min,ratio,status,settings
+    while IFS=, read -r _ _ _ _ bytes _ pmed _ _ mmed _ _ ratio status _; do
       reported=$((reported + 1))
       size=$(human_size "$bytes")
       case "$status" in

@@ -24,9 +24,9 @@
  *   - every call is preceded by MPI_Barrier; a rank times its own call;
  *     the time of an iteration is the maximum over the ranks (gathered
  *     after the loop, so no extra collective sits between timed calls);
- *   - median and mean over the iterations are printed per size, with the
- *     ratio of the medians papcoll/native; --csv FILE appends one row per
- *     size.
+ *   - median and mean (and minimum) over the iterations are printed per
+ *     size, with the ratio of the medians papcoll/native; --csv FILE
+ *     appends one row per size.
  * Uses the public API only.
  */
 #include <errno.h>
@@ -70,7 +70,7 @@ typedef struct result {
     int papc_rc;        /* MPI_SUCCESS or papcoll's error class */
     char papc_msg[256]; /* papc_strerror of a failure */
     int agree;          /* 1 when both results are the same */
-    double papc_median, papc_mean, mpi_median, mpi_mean;
+    double papc_median, papc_mean, papc_min, mpi_median, mpi_mean, mpi_min;
 } result;
 
 static int rank, nprocs;
@@ -390,12 +390,16 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static void median_mean(double *t, int n, double *median, double *mean) {
+/* Median and mean (the figures compared), and the minimum (what the call
+ * costs when nothing else gets in the way; useful on a busy machine). */
+static void summarize(double *t, int n, double *median, double *mean,
+                      double *min) {
     double sum = 0;
     for (int i = 0; i < n; i++) sum += t[i];
     *mean = sum / n;
     qsort(t, (size_t)n, sizeof *t, cmp_double);
     *median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    *min = t[0];
 }
 
 /* One barrier-then-timed call; returns the call's duration on this rank. */
@@ -436,8 +440,10 @@ static void time_size(const options *o, buffers *b, int iterations,
     MPI_Reduce(tp, maxp, iterations, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(tm, maxm, iterations, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        median_mean(maxp, iterations, &res->papc_median, &res->papc_mean);
-        median_mean(maxm, iterations, &res->mpi_median, &res->mpi_mean);
+        summarize(maxp, iterations, &res->papc_median, &res->papc_mean,
+                  &res->papc_min);
+        summarize(maxm, iterations, &res->mpi_median, &res->mpi_mean,
+                  &res->mpi_min);
     }
     free(tp);
     free(tm);
@@ -484,21 +490,23 @@ static void print_header(const options *o) {
            "times in us,\n# per iteration the maximum over ranks; ratio = "
            "papcoll median / native median\n", o->iterations,
            o->large_iterations, o->warmup);
-    printf("# %10s %12s %12s %12s %12s %7s  %s\n", "bytes", "papc_median",
-           "papc_mean", "mpi_median", "mpi_mean", "ratio", "check");
+    printf("# %10s %11s %11s %11s %11s %11s %11s %7s  %s\n", "bytes",
+           "papc_median", "papc_mean", "papc_min", "mpi_median", "mpi_mean",
+           "mpi_min", "ratio", "check");
     fflush(stdout);
 }
 
 static void print_row(size_t bytes, const result *r) {
     if (r->papc_rc == MPI_SUCCESS)
-        printf("  %10zu %12.1f %12.1f %12.1f %12.1f %7.3f  %s\n", bytes,
-               r->papc_median * 1e6, r->papc_mean * 1e6, r->mpi_median * 1e6,
-               r->mpi_mean * 1e6, r->papc_median / r->mpi_median,
+        printf("  %10zu %11.1f %11.1f %11.1f %11.1f %11.1f %11.1f %7.3f  %s\n",
+               bytes, r->papc_median * 1e6, r->papc_mean * 1e6,
+               r->papc_min * 1e6, r->mpi_median * 1e6, r->mpi_mean * 1e6,
+               r->mpi_min * 1e6, r->papc_median / r->mpi_median,
                status_word(r));
     else
-        printf("  %10zu %12s %12s %12.1f %12.1f %7s  %s: %s\n", bytes, "-",
-               "-", r->mpi_median * 1e6, r->mpi_mean * 1e6, "-",
-               status_word(r), r->papc_msg);
+        printf("  %10zu %11s %11s %11s %11.1f %11.1f %11.1f %7s  %s: %s\n",
+               bytes, "-", "-", "-", r->mpi_median * 1e6, r->mpi_mean * 1e6,
+               r->mpi_min * 1e6, "-", status_word(r), r->papc_msg);
     fflush(stdout);
 }
 
@@ -512,18 +520,20 @@ static void append_csv(const options *o, size_t bytes, int iterations,
     }
     if (ftell(f) == 0)
         fprintf(f, "collective,algorithm,P,root,bytes,iterations,"
-                "papc_median_us,papc_mean_us,mpi_median_us,mpi_mean_us,"
-                "ratio,status,settings\n");
+                "papc_median_us,papc_mean_us,papc_min_us,mpi_median_us,"
+                "mpi_mean_us,mpi_min_us,ratio,status,settings\n");
     char settings[2048];
     native_settings(settings, sizeof settings, ";");
     int ok = r->papc_rc == MPI_SUCCESS;
     fprintf(f, "%s,%s,%d,%d,%zu,%d,", papc_collective_name(o->coll), o->alg,
             nprocs, o->root, bytes, iterations);
     if (ok)
-        fprintf(f, "%.2f,%.2f,", r->papc_median * 1e6, r->papc_mean * 1e6);
+        fprintf(f, "%.2f,%.2f,%.2f,", r->papc_median * 1e6,
+                r->papc_mean * 1e6, r->papc_min * 1e6);
     else
-        fprintf(f, ",,");
-    fprintf(f, "%.2f,%.2f,", r->mpi_median * 1e6, r->mpi_mean * 1e6);
+        fprintf(f, ",,,");
+    fprintf(f, "%.2f,%.2f,%.2f,", r->mpi_median * 1e6, r->mpi_mean * 1e6,
+            r->mpi_min * 1e6);
     if (ok) fprintf(f, "%.4f", r->papc_median / r->mpi_median);
     fprintf(f, ",%s,%s\n", status_word(r), settings);
     fclose(f);

@@ -20,18 +20,19 @@
  * increasing rank order, so the same code is exact for non-commutative ops
  * on a rank-ordered tree.
  *
- * Departures from Open MPI, all to avoid copies:
+ * Departures from Open MPI:
  *  - MPI_Reduce_local only computes inout = in op inout, so instead of a
  *    three-buffer op the accumulator moves: child j's segment buffer
  *    receives acc op child_j; the last child is received straight into the
  *    result (the root's recvbuf, or the inner node's result buffer), so no
  *    node copies its result.  The only copy left is an in-place root of a
  *    non-commutative op (the result cannot land on top of its own data).
- *  - A non-commutative op with root != 0: rank 0 streams the finished
- *    segments to the root instead of sending the whole result at the end.
- *  - Leaves send all their segments at once (non-blocking) and inner nodes
- *    never block on a send before the end; results go from a full-size
- *    buffer, so no send has to finish before a buffer is reused.
+ *  - All children's receives of a segment are posted together (Open MPI
+ *    posts one child ahead), two segments deep.
+ *  - Sends to the parent are non-blocking with up to SEND_WINDOW in flight
+ *    (Open MPI's default is a blocking send per segment).
+ * As in Open MPI, a non-commutative op with root != 0 reduces to rank 0,
+ * which then sends the whole result to root.
  */
 #include <stdlib.h>
 #include "tree_engine.h"
@@ -212,6 +213,10 @@ int papc_tree_bcast(const papc_call *c, papc_tree_kind kind, int k,
 
 /* ---- reduction -------------------------------------------------------- */
 
+/* Sends in flight to the parent: bounds the parent's unexpected messages
+ * (and the requests) however many segments there are. */
+#define SEND_WINDOW 4
+
 /* How one process takes part in a tree reduction. */
 typedef struct reduce_node {
     const papc_call *c;
@@ -222,8 +227,6 @@ typedef struct reduce_node {
     int sub;
     const char *mine;   /* this process's contribution */
     char *result;       /* where its folded segments end up */
-    int upstream;       /* where finished segments go, -1: nowhere */
-    int upsub;          /* their tag */
     /* How the children are folded (see reduce_segment). */
     int last_into_result;  /* last child received straight into result */
     int fold_into_result;  /* in-place commutative root: result += child */
@@ -231,8 +234,7 @@ typedef struct reduce_node {
     int nscratch;          /* scratch segment buffers per slot */
     char *scratch;
     MPI_Request *rreq;  /* 2 slots x children */
-    MPI_Request *sreq;  /* one per segment, to upstream */
-    MPI_Request *freq;  /* one per segment, final result (real root) */
+    MPI_Request *sreq;  /* SEND_WINDOW sends to the parent */
 } reduce_node;
 
 /* The buffer receiving child j's segment s (slot = s & 1). */
@@ -281,10 +283,15 @@ static int reduce_segment(reduce_node *n, int s) {
     return MPI_SUCCESS;
 }
 
-static int send_upstream(reduce_node *n, const char *buf, int s) {
-    if (n->upstream < 0) return MPI_SUCCESS;
+/* Sends segment s of buf to the parent, once send s - SEND_WINDOW is
+ * done. */
+static int send_to_parent(reduce_node *n, const char *buf, int s) {
+    if (n->p->parent < 0) return MPI_SUCCESS;
+    MPI_Request *r = &n->sreq[s % SEND_WINDOW];
+    int rc = papc_waitall(1, r);
+    if (rc != MPI_SUCCESS) return rc;
     return papc_isend(n->c, seg_addr(buf, &n->l, s), seg_len(&n->l, s),
-                      n->t, n->upstream, n->upsub, &n->sreq[s]);
+                      n->t, n->p->parent, n->sub, r);
 }
 
 /* A node with children: segment s+1's receives are posted before segment
@@ -294,28 +301,15 @@ static int reduce_inner(reduce_node *n) {
     for (int s = 0; rc == MPI_SUCCESS && s < n->l.nseg; s++) {
         if (s + 1 < n->l.nseg) rc = post_child_receives(n, s + 1);
         if (rc == MPI_SUCCESS) rc = reduce_segment(n, s);
-        if (rc == MPI_SUCCESS) rc = send_upstream(n, n->result, s);
+        if (rc == MPI_SUCCESS) rc = send_to_parent(n, n->result, s);
     }
     return rc;
 }
 
-/* A leaf sends all its segments at once; the parent matches them in
- * order. */
+/* A leaf streams its own segments to the parent. */
 static int reduce_leaf(reduce_node *n) {
     for (int s = 0; s < n->l.nseg; s++) {
-        int rc = send_upstream(n, n->mine, s);
-        if (rc != MPI_SUCCESS) return rc;
-    }
-    return MPI_SUCCESS;
-}
-
-/* The real root of a non-commutative reduction with root != 0 receives the
- * result segments from rank 0 (tag sub + 1). */
-static int post_final_receives(reduce_node *n, void *recvbuf, int from) {
-    for (int s = 0; s < n->l.nseg; s++) {
-        int rc = papc_irecv(n->c, seg_addr(recvbuf, &n->l, s),
-                            seg_len(&n->l, s), n->t, from, n->sub + 1,
-                            &n->freq[s]);
+        int rc = send_to_parent(n, n->mine, s);
         if (rc != MPI_SUCCESS) return rc;
     }
     return MPI_SUCCESS;
@@ -330,33 +324,25 @@ static int keeps_rank_order(papc_tree_kind kind, int k) {
 
 /* Decides buffers and roles; allocates the scratch and the requests. */
 static int reduce_node_setup(reduce_node *n, const papc_tree_place *p,
-                             int commutative, int root,
-                             const void *sendbuf, void *recvbuf,
-                             papc_tmpbuf *result_tmp, papc_tmpbuf *scratch,
-                             req_array *reqs) {
+                             int commutative, int root, const void *sendbuf,
+                             void *recvbuf, papc_tmpbuf *result_tmp,
+                             papc_tmpbuf *scratch, req_array *reqs) {
     const papc_call *c = n->c;
     int am_root = c->rank == root, am_tree_root = p->parent < 0;
     int in_place = am_root && sendbuf == MPI_IN_PLACE;
     int k = p->nchildren, rc;
     n->p = p;
     n->mine = in_place ? recvbuf : sendbuf;
-    n->upstream = p->parent;
-    n->upsub = n->sub;
-    if (am_tree_root && !am_root) { /* rank 0 passes the result to root */
-        n->upstream = root;
-        n->upsub = n->sub + 1;
-    }
     n->last_into_result = n->fold_into_result = n->copy_to_result = 0;
     n->nscratch = 0;
-    n->result = NULL;
     n->scratch = NULL;
     if (k == 0) {
-        n->result = (char *)n->mine;
+        n->result = (char *)n->mine; /* a leaf sends its own data */
     } else if (am_root && am_tree_root) {
         n->result = recvbuf;
         if (!in_place) n->last_into_result = 1;
         else if (commutative) n->fold_into_result = 1;
-        else n->copy_to_result = 1;
+        else n->copy_to_result = 1; /* its own data is in the way */
     } else {
         rc = papc_tmpbuf_alloc(result_tmp, n->t, (size_t)n->l.count);
         if (rc != MPI_SUCCESS) return rc;
@@ -373,34 +359,35 @@ static int reduce_node_setup(reduce_node *n, const papc_tree_place *p,
             n->scratch = scratch->ptr;
         }
     }
-    int wait_final = am_root && !am_tree_root;
-    rc = req_array_init(reqs, 2 * k + n->l.nseg * (1 + wait_final));
+    rc = req_array_init(reqs, 2 * k + SEND_WINDOW);
     if (rc != MPI_SUCCESS) return rc;
     n->rreq = reqs->r;
     n->sreq = reqs->r + 2 * k;
-    n->freq = wait_final ? n->sreq + n->l.nseg : NULL;
     return MPI_SUCCESS;
 }
 
+/* The tree part, then, when the tree's root is not the call's root (a
+ * non-commutative op with root != 0), the whole result from rank 0 to root
+ * in one message, as Open MPI does.  An in-place root's contribution lives
+ * in recvbuf until its own sends are complete, so the result is received
+ * only after the tree part. */
 static int reduce_run(reduce_node *n, int root, int tree_root,
                       const void *sendbuf, void *recvbuf) {
-    int am_root = n->c->rank == root;
-    int in_place = am_root && sendbuf == MPI_IN_PLACE;
-    int rc = MPI_SUCCESS;
-    /* A not-in-place root's recvbuf is free: take the result as it comes. */
-    if (n->freq && !in_place) rc = post_final_receives(n, recvbuf, tree_root);
-    if (rc == MPI_SUCCESS)
-        rc = n->p->nchildren > 0 ? reduce_inner(n) : reduce_leaf(n);
-    if (rc == MPI_SUCCESS) rc = papc_waitall(n->l.nseg, n->sreq);
-    /* In place, recvbuf held this root's contribution until now. */
-    if (rc == MPI_SUCCESS && n->freq && in_place)
-        rc = post_final_receives(n, recvbuf, tree_root);
-    if (rc == MPI_SUCCESS && n->freq) rc = papc_waitall(n->l.nseg, n->freq);
+    const papc_call *c = n->c;
+    int am_root = c->rank == root, am_tree_root = n->p->parent < 0;
+    int rc = n->p->nchildren > 0 ? reduce_inner(n) : reduce_leaf(n);
+    if (rc == MPI_SUCCESS) rc = papc_waitall(SEND_WINDOW, n->sreq);
+    if (rc != MPI_SUCCESS) return rc;
+    if (am_tree_root && !am_root)
+        return papc_send(c, n->result, n->l.count, n->t, root, n->sub + 1);
+    if (am_root && !am_tree_root)
+        return papc_recv(c, recvbuf, n->l.count, n->t, tree_root,
+                         n->sub + 1);
     /* A single process: the result is its own data. */
-    if (rc == MPI_SUCCESS && am_root && n->p->parent < 0 &&
-        n->p->nchildren == 0 && !in_place)
-        rc = papc_copy(sendbuf, n->l.count, n->t, recvbuf, n->l.count, n->t);
-    return rc;
+    if (am_root && n->p->nchildren == 0 && sendbuf != MPI_IN_PLACE)
+        return papc_copy(sendbuf, n->l.count, n->t, recvbuf, n->l.count,
+                         n->t);
+    return MPI_SUCCESS;
 }
 
 int papc_tree_reduce(const papc_call *c, papc_tree_kind kind, int k,
@@ -419,12 +406,12 @@ int papc_tree_reduce(const papc_call *c, papc_tree_kind kind, int k,
     reduce_node n = {.c = c, .t = t, .op = op, .sub = sub};
     seg_layout_init(&n.l, segsize, t, count);
     papc_tmpbuf result_tmp = {NULL, NULL}, scratch = {NULL, NULL};
-    req_array reqs = {.r = NULL, .n = 0};
+    req_array reqs;
     reqs.r = reqs.inline_r;
+    reqs.n = 0;
     rc = reduce_node_setup(&n, &p, commutative, root, sendbuf, recvbuf,
                            &result_tmp, &scratch, &reqs);
-    if (rc == MPI_SUCCESS) rc = reduce_run(&n, root, tree_root, sendbuf,
-                                           recvbuf);
+    if (rc == MPI_SUCCESS) rc = reduce_run(&n, root, tree_root, sendbuf, recvbuf);
     req_array_free(&reqs, rc);
     papc_tmpbuf_free(&scratch);
     papc_tmpbuf_free(&result_tmp);

@@ -56,7 +56,7 @@ int papc_tree_bcast(const papc_call *c, papc_tree_kind kind, int k,
  * it needs a tree whose subtrees are contiguous rank ranges with children in
  * rank order (in-order binomial, chain with k = 1, linear) rooted at rank 0
  * — another kind is replaced by the in-order binomial tree — and, when root
- * is not 0, rank 0 streams the result segments on to root.
+ * is not 0, rank 0 sends the whole result on to root (as Open MPI does).
  * Uses tags sub (tree) and sub + 1 (result to root). */
 int papc_tree_reduce(const papc_call *c, papc_tree_kind kind, int k,
                      const void *sendbuf, void *recvbuf, int count,

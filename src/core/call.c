@@ -177,6 +177,8 @@ static int gather_like(papc_collective coll, const void *sendbuf,
     c.sendtype = sendtype;
     c.recvtype = recvtype;
     c.root = root;
+    /* A bad name is an error even when there is nothing to move. */
+    if (alg) TRY(papc_check_named(&c, alg, NULL));
     /* Every rank moves the same number of bytes: zero means nothing to do. */
     size_t bytes = in_place ? (size_t)acount * papc_type_size(atype)
                             : (size_t)mcount * papc_type_size(mtype);
@@ -228,6 +230,7 @@ static int bcast_call(void *buffer, int count, MPI_Datatype datatype,
     c.sendcount = c.recvcount = count;
     c.sendtype = c.recvtype = datatype;
     c.root = root;
+    if (alg) TRY(papc_check_named(&c, alg, NULL));
     if ((size_t)count * papc_type_size(datatype) == 0 || c.size == 1)
         return MPI_SUCCESS;
     return papc_dispatch(&c, alg);
@@ -266,6 +269,7 @@ static int reduce_like(papc_collective coll, const void *sendbuf,
     c.sendtype = c.recvtype = datatype;
     c.op = op;
     c.root = all ? -1 : root;
+    if (alg) TRY(papc_check_named(&c, alg, NULL));
     if ((size_t)count * papc_type_size(datatype) == 0) return MPI_SUCCESS;
     if (c.size == 1) /* the result is this process's own data */
         return in_place ? MPI_SUCCESS

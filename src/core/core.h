@@ -64,6 +64,10 @@ const papc_alg_desc *papc_registry_row(papc_collective coll, int index);
 int papc_registry_count(papc_collective coll);
 /* 1 when the algorithm can serve this call. */
 int papc_alg_can_run(const papc_alg_desc *a, const papc_call *c);
+/* Checks that name is an algorithm of c's collective able to serve c
+ * (MPI_ERR_ARG / MPI_ERR_OP otherwise); *out receives its row. */
+int papc_check_named(const papc_call *c, const char *name,
+                     const papc_alg_desc **out);
 /* Runs the call: explicit algorithm name (may be NULL for the plain call). */
 int papc_dispatch(papc_call *c, const char *explicit_name);
 

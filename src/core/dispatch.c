@@ -89,16 +89,23 @@ static const papc_alg_desc *forced_by_env(const papc_call *c) {
     return a;
 }
 
+int papc_check_named(const papc_call *c, const char *name,
+                     const papc_alg_desc **out) {
+    const papc_alg_desc *a = papc_registry_find(c->coll, name);
+    if (!a) return papc_error(MPI_ERR_ARG, "unknown %s algorithm '%s'",
+                              papc_collective_name(c->coll), name);
+    if (!papc_alg_can_run(a, c))
+        return papc_error(MPI_ERR_OP, "%s algorithm '%s' needs a commutative "
+                          "op", papc_collective_name(c->coll), a->info.name);
+    if (out) *out = a;
+    return MPI_SUCCESS;
+}
+
 int papc_dispatch(papc_call *c, const char *explicit_name) {
-    const papc_alg_desc *a;
+    const papc_alg_desc *a = NULL;
     if (explicit_name) {
-        a = papc_registry_find(c->coll, explicit_name);
-        if (!a) return papc_error(MPI_ERR_ARG, "unknown %s algorithm '%s'",
-                                  papc_collective_name(c->coll), explicit_name);
-        if (!papc_alg_can_run(a, c))
-            return papc_error(MPI_ERR_OP, "%s algorithm '%s' needs a "
-                              "commutative op",
-                              papc_collective_name(c->coll), a->info.name);
+        int rc = papc_check_named(c, explicit_name, &a);
+        if (rc != MPI_SUCCESS) return rc;
     } else {
         a = forced_by_env(c);
         if (!a) a = papc_registry_find(c->coll, default_choice(c));

@@ -26,13 +26,23 @@ int papc_irecv(const papc_call *c, void *buf, int count, MPI_Datatype t,
     return MPI_SUCCESS;
 }
 
+/* Both sides posted before waiting, as Open MPI's coll/base sendrecv does:
+ * under oversubscription this measured faster than MPI_Sendrecv, whose send
+ * blocks before the wait for the receive. */
 int papc_sendrecv(const papc_call *c, const void *sbuf, int scount,
                   MPI_Datatype stype, int dst, void *rbuf, int rcount,
                   MPI_Datatype rtype, int src, int sub) {
-    PAPC_CHECK(MPI_Sendrecv(sbuf, scount, stype, dst, c->tag + sub, rbuf,
-                            rcount, rtype, src, c->tag + sub, c->comm,
-                            MPI_STATUS_IGNORE));
-    return MPI_SUCCESS;
+    MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    int rc = MPI_Irecv(rbuf, rcount, rtype, src, c->tag + sub, c->comm,
+                       &reqs[0]);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Isend(sbuf, scount, stype, dst, c->tag + sub, c->comm,
+                       &reqs[1]);
+    if (rc != MPI_SUCCESS) {
+        papc_cleanup_requests(2, reqs);
+        return papc_mpi_error(rc, "papc_sendrecv");
+    }
+    return papc_waitall(2, reqs);
 }
 
 int papc_waitall(int n, MPI_Request *reqs) {

@@ -60,11 +60,13 @@ static int call(const args *a) {
     const char *alg = a->alg;
     switch (a->coll) {
     case PAPC_GATHER:
-        return a->use_alg ? papc_gather_alg(s, sc, st, r, rc, rt, root, comm, alg)
-                          : papc_gather(s, sc, st, r, rc, rt, root, comm);
+        return a->use_alg
+                   ? papc_gather_alg(s, sc, st, r, rc, rt, root, comm, alg)
+                   : papc_gather(s, sc, st, r, rc, rt, root, comm);
     case PAPC_SCATTER:
-        return a->use_alg ? papc_scatter_alg(s, sc, st, r, rc, rt, root, comm, alg)
-                          : papc_scatter(s, sc, st, r, rc, rt, root, comm);
+        return a->use_alg
+                   ? papc_scatter_alg(s, sc, st, r, rc, rt, root, comm, alg)
+                   : papc_scatter(s, sc, st, r, rc, rt, root, comm);
     case PAPC_BCAST:
         return a->use_alg ? papc_bcast_alg(r, sc, st, root, comm, alg)
                           : papc_bcast(r, sc, st, root, comm);
@@ -251,7 +253,8 @@ static void check_still_works(papc_collective c, mutation m) {
     for (int i = 0; i < N; i++) out[i] = rank == 0 ? 100 + i : -1;
     rc = papc_bcast(out, N, MPI_INT, 0, MPI_COMM_WORLD);
     for (int i = 0; i < N && rc == MPI_SUCCESS; i++)
-        if (out[i] != 100 + i) fail(c, m, "bcast afterwards: %d at %d", out[i], i);
+        if (out[i] != 100 + i)
+            fail(c, m, "bcast afterwards: %d at %d", out[i], i);
     if (rc != MPI_SUCCESS) fail(c, m, "bcast afterwards failed: %d", rc);
 }
 

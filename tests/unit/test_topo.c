@@ -255,7 +255,8 @@ static void check_one(const kind_case *kc, int size) {
 static void test_trees_small(void **state) {
     (void)state;
     for (int i = 0; i < NKINDS; i++)
-        for (int size = 1; size <= MAX_SMALL; size++) check_one(&kinds[i], size);
+        for (int size = 1; size <= MAX_SMALL; size++)
+            check_one(&kinds[i], size);
 }
 
 static void test_trees_big(void **state) {

@@ -7,29 +7,35 @@
  * their children's subtrees into a temporary laid out in sendtype (recvtype
  * is only significant at the root).
  *
- * Cost (Hockney, block m bytes): ⌈log2 P⌉ α + (P-1) m β at the root.
+ * Cost (Hockney, block m bytes): ⌈log2 P⌉ α + (P-1) m β at the root
+ * (one α more when root != 0, see below).
  *
- * Departures from Open MPI: (1) the root never rotates.  Open MPI, for
- * root != 0, receives everything into a temporary in vrank order and then
- * copies it into recvbuf in rank order.  Here each child's subtree is
- * received straight into recvbuf: vranks [v, v+n) are the real ranks
- * (v+root) mod P onwards, a contiguous run of blocks except for the one
- * subtree that wraps past rank P-1, which is received through a two-piece
- * hindexed datatype.  (2) The receives from all children are posted at once
- * and the node's own block is copied while they are in flight (Open MPI
- * copies first and receives one child after the other). */
+ * Departures from Open MPI:
+ * (1) The root never rotates.  Open MPI, for root != 0, receives everything
+ *     into a temporary in vrank order and then copies it into recvbuf in
+ *     rank order.  Here each subtree lands straight in recvbuf: the vranks
+ *     [v, v+n) are the real ranks (v+root) mod P onwards, a contiguous run
+ *     of blocks, except in the one subtree that spans real rank P-1 and
+ *     rank 0.  That subtree's top node (a child of the root) sends its run
+ *     in two messages split there, so each lands contiguous.  (Receiving it
+ *     through a two-piece datatype instead was measured 10-25% slower at
+ *     64 KiB-4 MiB with Open MPI's shared memory: a non-contiguous receive
+ *     loses the single-copy transfer.)
+ * (2) A node posts the receives from all its children at once and copies
+ *     its own block while they are in flight (Open MPI copies first, then
+ *     receives one child after the other). */
 #include <limits.h>
 #include "../coll.h"
 #include "topo/topo.h"
 
-/* The binomial fan-out is at most ceil(log2 P) <= 31. */
+/* The binomial fan-out is at most ceil(log2 P) <= 31; one child of the
+ * root may need two receives. */
 #define MAX_CHILDREN 32
+#define MAX_RECVS (MAX_CHILDREN + 1)
 
-/* n consecutive blocks (count elements of t each) starting at block first
- * of a buffer of nblocks blocks, continuing at block 0 past the end: one
- * (buf, count, type) triple for MPI.  type is t when the run does not wrap
- * and its element count fits in an int; otherwise a derived type, already
- * marked for freeing (MPI keeps it alive while a request uses it). */
+/* n consecutive blocks (count elements of t each) from block first of buf,
+ * as one (buf, count, type) triple for MPI: t itself unless the element
+ * count overflows an int, then a block type to release with run_done. */
 typedef struct block_run {
     char *buf;
     int count;
@@ -37,76 +43,104 @@ typedef struct block_run {
     int derived;
 } block_run;
 
-static int block_run_make(block_run *r, const void *buf, int count,
-                          MPI_Datatype t, int nblocks, int first, int n) {
-    MPI_Aint block_ext = (MPI_Aint)count * papc_extent(t);
-    int wraps = first + n > nblocks;
+static int run_make(block_run *r, const void *buf, int count, MPI_Datatype t,
+                    int first, int n) {
+    r->buf = (char *)buf + first * ((MPI_Aint)count * papc_extent(t));
     r->derived = 0;
-    if (!wraps && (long long)n * count <= INT_MAX) {
-        r->buf = (char *)buf + first * block_ext;
+    if ((long long)n * count <= INT_MAX) {
         r->count = n * count;
         r->type = t;
         return MPI_SUCCESS;
     }
-    int lens[2] = {wraps ? nblocks - first : n, wraps ? first + n - nblocks : 0};
-    MPI_Aint displs[2] = {first * block_ext, 0};
-    MPI_Datatype block;
-    PAPC_CHECK(MPI_Type_contiguous(count, t, &block));
-    int rc = MPI_Type_create_hindexed(wraps ? 2 : 1, lens, displs, block,
-                                      &r->type);
-    MPI_Type_free(&block);
-    if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "MPI_Type_create_hindexed");
+    PAPC_CHECK(MPI_Type_contiguous(count, t, &r->type));
     PAPC_CHECK(MPI_Type_commit(&r->type));
-    r->buf = (char *)buf;
-    r->count = 1;
+    r->count = n;
     r->derived = 1;
     return MPI_SUCCESS;
 }
 
 /* Releases the run's own type (pending requests keep it alive). */
-static void block_run_done(block_run *r) {
+static void run_done(block_run *r) {
     if (r->derived) MPI_Type_free(&r->type);
     r->derived = 0;
 }
 
-/* Posts one receive per child for its subtree's run of blocks in buf
- * (nblocks blocks indexed from vrank base, real rank of vrank v is
- * (v + shift) mod nblocks in buf). */
-static int post_child_receives(const papc_call *c, void *buf, int count,
-                               MPI_Datatype t, int nblocks, int base,
-                               int shift, const int *children, int nchild,
-                               MPI_Request *reqs) {
-    for (int i = 0; i < nchild; i++) reqs[i] = MPI_REQUEST_NULL;
-    for (int i = 0; i < nchild; i++) {
-        int v = children[i];
-        int n = papc_inorder_span(v, c->size);
-        block_run run;
-        int rc = block_run_make(&run, buf, count, t, nblocks,
-                                (v - base + shift) % nblocks, n);
-        if (rc == MPI_SUCCESS)
-            rc = papc_irecv(c, run.buf, run.count, run.type,
-                            papc_real_rank(v, c->root, c->size), 0, &reqs[i]);
-        block_run_done(&run);
-        if (rc != MPI_SUCCESS) {
-            papc_cleanup_requests(nchild, reqs);
-            return rc;
-        }
-    }
-    return MPI_SUCCESS;
+static int run_irecv(const papc_call *c, const void *buf, int count,
+                     MPI_Datatype t, int first, int n, int src, int sub,
+                     MPI_Request *req) {
+    block_run r;
+    int rc = run_make(&r, buf, count, t, first, n);
+    if (rc == MPI_SUCCESS)
+        rc = papc_irecv(c, r.buf, r.count, r.type, src, sub, req);
+    run_done(&r);
+    return rc;
 }
 
-/* The root: subtrees land in recvbuf at their real ranks, no rotation. */
+static int run_send(const papc_call *c, const void *buf, int count,
+                    MPI_Datatype t, int first, int n, int dst, int sub) {
+    block_run r;
+    int rc = run_make(&r, buf, count, t, first, n);
+    if (rc == MPI_SUCCESS) rc = papc_send(c, r.buf, r.count, r.type, dst, sub);
+    run_done(&r);
+    return rc;
+}
+
+/* For the subtree [v, v+n) of a child of the root: how many of its blocks
+ * come before real rank 0 when the run wraps there (it then travels as two
+ * messages, sub-tags 0 and 1); 0 when it does not wrap. */
+static int wrap_split(const papc_call *c, int v, int n) {
+    int w = c->size - c->root; /* vrank of real rank 0 */
+    return c->root != 0 && v < w && w < v + n ? w - v : 0;
+}
+
+/* The root: every subtree lands in recvbuf at its real ranks. */
 static int gather_at_root(const papc_call *c, const int *children,
                           int nchild) {
-    MPI_Request reqs[MAX_CHILDREN];
-    int rc = post_child_receives(c, c->recvbuf, c->recvcount, c->recvtype,
-                                 c->size, 0, c->root, children, nchild, reqs);
-    if (rc != MPI_SUCCESS) return rc;
-    if (c->sendbuf != MPI_IN_PLACE)
+    MPI_Request reqs[MAX_RECVS];
+    int nreq = 0, rc = MPI_SUCCESS;
+    for (int i = 0; i < MAX_RECVS; i++) reqs[i] = MPI_REQUEST_NULL;
+    for (int i = 0; i < nchild && rc == MPI_SUCCESS; i++) {
+        int v = children[i], n = papc_inorder_span(v, c->size);
+        int r = papc_real_rank(v, c->root, c->size); /* source, first block */
+        int k = wrap_split(c, v, n);
+        if (k == 0) {
+            rc = run_irecv(c, c->recvbuf, c->recvcount, c->recvtype, r, n, r,
+                           0, &reqs[nreq++]);
+        } else {
+            rc = run_irecv(c, c->recvbuf, c->recvcount, c->recvtype, r, k, r,
+                           0, &reqs[nreq++]);
+            if (rc == MPI_SUCCESS)
+                rc = run_irecv(c, c->recvbuf, c->recvcount, c->recvtype, 0,
+                               n - k, r, 1, &reqs[nreq++]);
+        }
+    }
+    if (rc == MPI_SUCCESS && c->sendbuf != MPI_IN_PLACE)
         rc = papc_copy(c->sendbuf, c->sendcount, c->sendtype,
                        papc_elem(c->recvbuf, c->recvtype,
                                  (MPI_Aint)c->root * c->recvcount),
                        c->recvcount, c->recvtype);
+    if (rc != MPI_SUCCESS) {
+        papc_cleanup_requests(nreq, reqs);
+        return rc;
+    }
+    return papc_waitall(nreq, reqs);
+}
+
+/* Own block then the children's subtrees, in vrank order, into tmp. */
+static int gather_subtree(const papc_call *c, int vrank, char *tmp,
+                          const int *children, int nchild) {
+    MPI_Request reqs[MAX_CHILDREN];
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < nchild; i++) reqs[i] = MPI_REQUEST_NULL;
+    for (int i = 0; i < nchild && rc == MPI_SUCCESS; i++) {
+        int v = children[i];
+        rc = run_irecv(c, tmp, c->sendcount, c->sendtype, v - vrank,
+                       papc_inorder_span(v, c->size),
+                       papc_real_rank(v, c->root, c->size), 0, &reqs[i]);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = papc_copy(c->sendbuf, c->sendcount, c->sendtype, tmp,
+                       c->sendcount, c->sendtype);
     if (rc != MPI_SUCCESS) {
         papc_cleanup_requests(nchild, reqs);
         return rc;
@@ -114,32 +148,25 @@ static int gather_at_root(const papc_call *c, const int *children,
     return papc_waitall(nchild, reqs);
 }
 
-/* An inner node: own block then the children's subtrees, in vrank order,
- * in a temporary of sendtype; the whole run goes to the parent. */
+/* An inner node: gathers its subtree in a temporary of sendtype and sends
+ * it up in one message (two when it wraps at the root). */
 static int gather_at_inner(const papc_call *c, int vrank, int parent,
                            const int *children, int nchild) {
     int span = papc_inorder_span(vrank, c->size);
+    int dst = papc_real_rank(parent, c->root, c->size);
+    int k = parent == 0 ? wrap_split(c, vrank, span) : 0;
     papc_tmpbuf tmp;
-    MPI_Request reqs[MAX_CHILDREN];
     int rc = papc_tmpbuf_alloc(&tmp, c->sendtype,
                                (size_t)span * (size_t)c->sendcount);
     if (rc != MPI_SUCCESS) return rc;
-    rc = post_child_receives(c, tmp.ptr, c->sendcount, c->sendtype, span,
-                             vrank, 0, children, nchild, reqs);
-    if (rc == MPI_SUCCESS) {
-        rc = papc_copy(c->sendbuf, c->sendcount, c->sendtype, tmp.ptr,
-                       c->sendcount, c->sendtype);
-        if (rc == MPI_SUCCESS) rc = papc_waitall(nchild, reqs);
-        else papc_cleanup_requests(nchild, reqs);
-    }
-    block_run run;
-    if (rc == MPI_SUCCESS)
-        rc = block_run_make(&run, tmp.ptr, c->sendcount, c->sendtype, span, 0,
-                            span);
-    if (rc == MPI_SUCCESS) {
-        rc = papc_send(c, run.buf, run.count, run.type,
-                       papc_real_rank(parent, c->root, c->size), 0);
-        block_run_done(&run);
+    rc = gather_subtree(c, vrank, tmp.ptr, children, nchild);
+    if (rc == MPI_SUCCESS && k == 0)
+        rc = run_send(c, tmp.ptr, c->sendcount, c->sendtype, 0, span, dst, 0);
+    if (rc == MPI_SUCCESS && k > 0) {
+        rc = run_send(c, tmp.ptr, c->sendcount, c->sendtype, 0, k, dst, 0);
+        if (rc == MPI_SUCCESS)
+            rc = run_send(c, tmp.ptr, c->sendcount, c->sendtype, k, span - k,
+                          dst, 1);
     }
     papc_tmpbuf_free(&tmp);
     return rc;

@@ -21,15 +21,21 @@
  * sendtype elements; if the offset falls inside a sendtype element (types
  * of different sizes, e.g. 12-byte receive elements against 8-byte send
  * elements), it packs its block (MPI_Pack) and sends the two byte ranges as
- * MPI_PACKED, which any type of the same signature may receive.
+ * MPI_PACKED, which any type of the same signature may receive (packed
+ * data are the native bytes on a homogeneous system, so the cut falls on a
+ * boundary of the root's elements).  Ranks never need to agree on
+ * PAPC_GATHER_FIRST_SEGMENT: only the root's value counts.
  *
- * Cost (Hockney), block m bytes, first part m1:
- *   m1 >= eager limit: (P-1)(3α + mβ)   (go-ahead, then two serial parts)
- *   otherwise:          (P-1)(2α + (m-m1)β) roughly, the parts overlapping.
+ * Cost (Hockney, block m bytes): (P-1)(3α + mβ) when the parts go one
+ * after the other (go-ahead, first part, second part; eq. (13) of
+ * model-based-selection.md, which leaves the go-ahead out); the second
+ * parts overlap the next ranks' turns when they are small.
  *
- * Departures from Open MPI: the 8-byte go-ahead (above); Open MPI also
- * sends an empty second part when the block fits in the first, we send
- * nothing.  Sub-tags: 0 go-ahead, 1 first part, 2 second part. */
+ * Departures from Open MPI 4.1: the 8-byte go-ahead (above); when the
+ * block fits in the first part Open MPI still sends an empty second part,
+ * we send nothing.  As in Open MPI's code (and the paper's description) the
+ * second part is a non-blocking receive completed at the end, not a
+ * blocking one.  Sub-tags: 0 go-ahead, 1 first part, 2 second part. */
 #include <stdlib.h>
 #include "../coll.h"
 

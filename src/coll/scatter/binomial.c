@@ -8,14 +8,18 @@
  * significant at the root), forward the children's pieces and keep their
  * own; leaves receive straight into recvbuf.
  *
- * Cost (Hockney, block m bytes): ⌈log2 P⌉ α + (P-1) m β at the root.
+ * Cost (Hockney, block m bytes): ⌈log2 P⌉ α + (P-1) m β at the root
+ * (one α more when root != 0, see below).
  *
- * Departures from Open MPI: (1) the root never rotates sendbuf into a
- * temporary.  The vrank range of a subtree is a contiguous run of real
- * ranks, except for the one subtree that wraps past rank P-1, which is sent
- * through a two-piece hindexed datatype.  (2) A node copies its own block
- * after it has served its children (Open MPI copies first): the copy is off
- * the critical path. */
+ * Departures from Open MPI:
+ * (1) The root never rotates sendbuf into a temporary (Open MPI does for
+ *     root != 0).  The vrank range of a subtree is a contiguous run of real
+ *     ranks except in the one subtree that spans real rank P-1 and rank 0;
+ *     the root sends that run in two messages split there, each straight
+ *     from sendbuf (a two-piece datatype instead was measured slower: a
+ *     non-contiguous message loses Open MPI's single-copy transfer).
+ * (2) A node copies its own block after serving its children (Open MPI
+ *     copies first): the copy is off the critical path. */
 #include <limits.h>
 #include "../coll.h"
 #include "topo/topo.h"
@@ -23,11 +27,9 @@
 /* The binomial fan-out is at most ceil(log2 P) <= 31. */
 #define MAX_CHILDREN 32
 
-/* n consecutive blocks (count elements of t each) starting at block first
- * of a buffer of nblocks blocks, continuing at block 0 past the end: one
- * (buf, count, type) triple for MPI.  type is t when the run does not wrap
- * and its element count fits in an int; otherwise a derived type to free
- * with block_run_done. */
+/* n consecutive blocks (count elements of t each) from block first of buf,
+ * as one (buf, count, type) triple for MPI: t itself unless the element
+ * count overflows an int, then a block type to release with run_done. */
 typedef struct block_run {
     char *buf;
     int count;
@@ -35,63 +37,74 @@ typedef struct block_run {
     int derived;
 } block_run;
 
-static int block_run_make(block_run *r, const void *buf, int count,
-                          MPI_Datatype t, int nblocks, int first, int n) {
-    MPI_Aint block_ext = (MPI_Aint)count * papc_extent(t);
-    int wraps = first + n > nblocks;
+static int run_make(block_run *r, const void *buf, int count, MPI_Datatype t,
+                    int first, int n) {
+    r->buf = (char *)buf + first * ((MPI_Aint)count * papc_extent(t));
     r->derived = 0;
-    if (!wraps && (long long)n * count <= INT_MAX) {
-        r->buf = (char *)buf + first * block_ext;
+    if ((long long)n * count <= INT_MAX) {
         r->count = n * count;
         r->type = t;
         return MPI_SUCCESS;
     }
-    int lens[2] = {wraps ? nblocks - first : n, wraps ? first + n - nblocks : 0};
-    MPI_Aint displs[2] = {first * block_ext, 0};
-    MPI_Datatype block;
-    PAPC_CHECK(MPI_Type_contiguous(count, t, &block));
-    int rc = MPI_Type_create_hindexed(wraps ? 2 : 1, lens, displs, block,
-                                      &r->type);
-    MPI_Type_free(&block);
-    if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "MPI_Type_create_hindexed");
+    PAPC_CHECK(MPI_Type_contiguous(count, t, &r->type));
     PAPC_CHECK(MPI_Type_commit(&r->type));
-    r->buf = (char *)buf;
-    r->count = 1;
+    r->count = n;
     r->derived = 1;
     return MPI_SUCCESS;
 }
 
-static void block_run_done(block_run *r) {
+/* Releases the run's own type (pending requests keep it alive). */
+static void run_done(block_run *r) {
     if (r->derived) MPI_Type_free(&r->type);
     r->derived = 0;
 }
 
-/* Sends each child its subtree's run of blocks from buf, largest subtree
- * (last child) first.  The real rank of vrank v sits at block
- * (v - base + shift) mod nblocks of buf. */
-static int send_to_children(const papc_call *c, const void *buf, int count,
-                            MPI_Datatype t, int nblocks, int base, int shift,
-                            const int *children, int nchild) {
-    for (int i = nchild - 1; i >= 0; i--) {
-        int v = children[i];
-        block_run run;
-        int rc = block_run_make(&run, buf, count, t, nblocks,
-                                (v - base + shift) % nblocks,
-                                papc_inorder_span(v, c->size));
-        if (rc == MPI_SUCCESS)
-            rc = papc_send(c, run.buf, run.count, run.type,
-                           papc_real_rank(v, c->root, c->size), 0);
-        block_run_done(&run);
-        if (rc != MPI_SUCCESS) return rc;
-    }
-    return MPI_SUCCESS;
+static int run_irecv(const papc_call *c, void *buf, int count,
+                     MPI_Datatype t, int first, int n, int src, int sub,
+                     MPI_Request *req) {
+    block_run r;
+    int rc = run_make(&r, buf, count, t, first, n);
+    if (rc == MPI_SUCCESS)
+        rc = papc_irecv(c, r.buf, r.count, r.type, src, sub, req);
+    run_done(&r);
+    return rc;
 }
 
-/* The root: children's runs straight from sendbuf, then its own block. */
+static int run_send(const papc_call *c, const void *buf, int count,
+                    MPI_Datatype t, int first, int n, int dst, int sub) {
+    block_run r;
+    int rc = run_make(&r, buf, count, t, first, n);
+    if (rc == MPI_SUCCESS) rc = papc_send(c, r.buf, r.count, r.type, dst, sub);
+    run_done(&r);
+    return rc;
+}
+
+/* For the subtree [v, v+n) of a child of the root: how many of its blocks
+ * come before real rank 0 when the run wraps there (it then travels as two
+ * messages, sub-tags 0 and 1); 0 when it does not wrap. */
+static int wrap_split(const papc_call *c, int v, int n) {
+    int w = c->size - c->root; /* vrank of real rank 0 */
+    return c->root != 0 && v < w && w < v + n ? w - v : 0;
+}
+
+/* The root: each child's run straight from sendbuf, largest first, then
+ * its own block. */
 static int scatter_at_root(const papc_call *c, const int *children,
                            int nchild) {
-    int rc = send_to_children(c, c->sendbuf, c->sendcount, c->sendtype,
-                              c->size, 0, c->root, children, nchild);
+    int rc = MPI_SUCCESS;
+    for (int i = nchild - 1; i >= 0 && rc == MPI_SUCCESS; i--) {
+        int v = children[i], n = papc_inorder_span(v, c->size);
+        int r = papc_real_rank(v, c->root, c->size); /* dest, first block */
+        int k = wrap_split(c, v, n);
+        if (k == 0) {
+            rc = run_send(c, c->sendbuf, c->sendcount, c->sendtype, r, n, r, 0);
+        } else {
+            rc = run_send(c, c->sendbuf, c->sendcount, c->sendtype, r, k, r, 0);
+            if (rc == MPI_SUCCESS)
+                rc = run_send(c, c->sendbuf, c->sendcount, c->sendtype, 0,
+                              n - k, r, 1);
+        }
+    }
     if (rc != MPI_SUCCESS || c->recvbuf == MPI_IN_PLACE) return rc;
     return papc_copy(papc_elem(c->sendbuf, c->sendtype,
                                (MPI_Aint)c->root * c->sendcount),
@@ -99,26 +112,42 @@ static int scatter_at_root(const papc_call *c, const int *children,
                      c->recvtype);
 }
 
+/* The subtree's run from the parent into tmp (two messages when it wraps
+ * at the root). */
+static int receive_subtree(const papc_call *c, int vrank, int parent,
+                           int span, char *tmp) {
+    MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    int src = papc_real_rank(parent, c->root, c->size);
+    int k = parent == 0 ? wrap_split(c, vrank, span) : 0;
+    int rc = run_irecv(c, tmp, c->recvcount, c->recvtype, 0, k ? k : span,
+                       src, 0, &reqs[0]);
+    if (rc == MPI_SUCCESS && k)
+        rc = run_irecv(c, tmp, c->recvcount, c->recvtype, k, span - k, src, 1,
+                       &reqs[1]);
+    if (rc != MPI_SUCCESS) {
+        papc_cleanup_requests(2, reqs);
+        return rc;
+    }
+    return papc_waitall(k ? 2 : 1, reqs);
+}
+
 /* An inner node: the subtree's run into a temporary of recvtype, the
- * children's pieces forwarded, own block (the first) kept. */
+ * children's pieces forwarded largest first, its own block (the first)
+ * kept. */
 static int scatter_at_inner(const papc_call *c, int vrank, int parent,
                             const int *children, int nchild) {
     int span = papc_inorder_span(vrank, c->size);
     papc_tmpbuf tmp;
-    block_run run;
     int rc = papc_tmpbuf_alloc(&tmp, c->recvtype,
                                (size_t)span * (size_t)c->recvcount);
     if (rc != MPI_SUCCESS) return rc;
-    rc = block_run_make(&run, tmp.ptr, c->recvcount, c->recvtype, span, 0,
-                        span);
-    if (rc == MPI_SUCCESS) {
-        rc = papc_recv(c, run.buf, run.count, run.type,
-                       papc_real_rank(parent, c->root, c->size), 0);
-        block_run_done(&run);
+    rc = receive_subtree(c, vrank, parent, span, tmp.ptr);
+    for (int i = nchild - 1; i >= 0 && rc == MPI_SUCCESS; i--) {
+        int v = children[i];
+        rc = run_send(c, tmp.ptr, c->recvcount, c->recvtype, v - vrank,
+                      papc_inorder_span(v, c->size),
+                      papc_real_rank(v, c->root, c->size), 0);
     }
-    if (rc == MPI_SUCCESS)
-        rc = send_to_children(c, tmp.ptr, c->recvcount, c->recvtype, span,
-                              vrank, 0, children, nchild);
     if (rc == MPI_SUCCESS)
         rc = papc_copy(tmp.ptr, c->recvcount, c->recvtype, c->recvbuf,
                        c->recvcount, c->recvtype);
