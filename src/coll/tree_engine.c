@@ -411,7 +411,8 @@ int papc_tree_reduce(const papc_call *c, papc_tree_kind kind, int k,
     reqs.n = 0;
     rc = reduce_node_setup(&n, &p, commutative, root, sendbuf, recvbuf,
                            &result_tmp, &scratch, &reqs);
-    if (rc == MPI_SUCCESS) rc = reduce_run(&n, root, tree_root, sendbuf, recvbuf);
+    if (rc == MPI_SUCCESS)
+        rc = reduce_run(&n, root, tree_root, sendbuf, recvbuf);
     req_array_free(&reqs, rc);
     papc_tmpbuf_free(&scratch);
     papc_tmpbuf_free(&result_tmp);

@@ -94,10 +94,31 @@ static int check_signatures(int scount, MPI_Datatype stype, int rcount,
     return MPI_SUCCESS;
 }
 
-static int check_op(MPI_Op op, int *commutative) {
+static int is_predefined_op(MPI_Op op) {
+    static const MPI_Op ops[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,
+                                 MPI_LAND, MPI_BAND, MPI_LOR,    MPI_BOR,
+                                 MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC,
+                                 MPI_REPLACE, MPI_NO_OP};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (op == ops[i]) return 1;
+    return 0;
+}
+
+/* Predefined ops are defined on predefined datatypes only (MPI 4.0 §6.9.2);
+ * Open MPI refuses derived ones deep inside the reduction, on the ranks
+ * that reduce, which would leave the others waiting: refuse up front, the
+ * same way on every rank. */
+static int check_op(MPI_Op op, MPI_Datatype t, int *commutative) {
+    int nint, nadd, ntype, combiner;
     if (op == MPI_OP_NULL) return papc_error(MPI_ERR_OP, "op is MPI_OP_NULL");
     if (MPI_Op_commutative(op, commutative) != MPI_SUCCESS)
         return papc_error(MPI_ERR_OP, "invalid op");
+    if (is_predefined_op(op) &&
+        MPI_Type_get_envelope(t, &nint, &nadd, &ntype, &combiner) ==
+            MPI_SUCCESS &&
+        combiner != MPI_COMBINER_NAMED)
+        return papc_error(MPI_ERR_OP, "a predefined op needs a predefined "
+                          "datatype; use a user-defined op for derived ones");
     return MPI_SUCCESS;
 }
 
@@ -260,7 +281,7 @@ static int reduce_like(papc_collective coll, const void *sendbuf,
     int in_place = receives && sendbuf == MPI_IN_PLACE;
     TRY(check_count(count, "count"));
     TRY(check_type(datatype, "datatype"));
-    TRY(check_op(op, &c.commutative));
+    TRY(check_op(op, datatype, &c.commutative));
     if (!in_place) TRY(check_buffer(sendbuf, count, datatype, "sendbuf"));
     if (receives) TRY(check_buffer(recvbuf, count, datatype, "recvbuf"));
     c.sendbuf = sendbuf;

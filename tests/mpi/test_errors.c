@@ -24,7 +24,7 @@ typedef enum {
     M_ROOT_NEG, M_ROOT_P, M_COUNT_NEG, M_NULLBUF, M_COMM_NULL, M_INTERCOMM,
     M_ALG_UNKNOWN, M_ALG_NULL, M_SIG_MORE, M_SIG_LESS, M_INPLACE,
     M_TYPE_NULL, M_OP_NULL, M_COUNTS_NEG, M_COUNTS_NULL, M_ALG_UNKNOWN_0,
-    NMUT
+    M_OP_DERIVED, NMUT
 } mutation;
 
 static const char *mut_names[NMUT] = {
@@ -34,7 +34,10 @@ static const char *mut_names[NMUT] = {
     "root sends less than it receives", "MPI_IN_PLACE where not allowed",
     "MPI_DATATYPE_NULL", "MPI_OP_NULL", "negative count in the root's vector",
     "NULL count vector at the root", "unknown algorithm name, count 0",
+    "predefined op on a derived datatype",
 };
+
+static MPI_Datatype int_pair; /* a derived type: 2 contiguous ints */
 
 /* All arguments of any collective call. */
 typedef struct args {
@@ -179,6 +182,11 @@ static int spoil(args *a, mutation m, int *vcounts, MPI_Comm inter) {
         if (!is_reduce_like(c)) return -1;
         a->op = MPI_OP_NULL;
         return MPI_ERR_OP;
+    case M_OP_DERIVED:
+        if (!is_reduce_like(c)) return -1;
+        a->sendtype = a->recvtype = int_pair;
+        a->sendcount = a->recvcount = N / 2;
+        return MPI_ERR_OP;
     case M_COUNTS_NEG:
     case M_COUNTS_NULL:
         if (!is_vector(c)) return -1;
@@ -319,6 +327,8 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size > 64) MPI_Abort(MPI_COMM_WORLD, 2);
+    MPI_Type_contiguous(2, MPI_INT, &int_pair);
+    MPI_Type_commit(&int_pair);
     /* An intercommunicator between the two halves of a split (P >= 2). */
     MPI_Comm half, inter = MPI_COMM_NULL;
     int low = rank < (size + 1) / 2;
@@ -337,6 +347,7 @@ int main(int argc, char **argv) {
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf("errors P=%d: %d failure(s)\n", size, total);
+    MPI_Type_free(&int_pair);
     MPI_Finalize();
     return total ? 1 : 0;
 }

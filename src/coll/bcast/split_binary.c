@@ -107,7 +107,8 @@ static int swap_halves(const papc_call *c, int vrank) {
     if (mine.len > 0 && other.len > 0)
         return papc_sendrecv(c, mine.buf, mine.len, t, peer, other.buf,
                              other.len, t, peer, SWAP_SUB);
-    if (mine.len > 0) return papc_send(c, mine.buf, mine.len, t, peer, SWAP_SUB);
+    if (mine.len > 0)
+        return papc_send(c, mine.buf, mine.len, t, peer, SWAP_SUB);
     if (other.len > 0)
         return papc_recv(c, other.buf, other.len, t, peer, SWAP_SUB);
     return MPI_SUCCESS;
