@@ -3,7 +3,8 @@
  * the order-keeping combine step, the fold to a power of two (MPICH and
  * Open MPI recursive doubling / Rabenseifner), recursive halving
  * (Rabenseifner; Thakur, Rabenseifner, Gropp 2005) and the ring
- * reduce-scatter (Open MPI ring / segmented ring).
+ * reduce-scatter (Open MPI ring / segmented ring), and the folded frame
+ * of the power-of-two allreduces.
  *
  * Costs (n bytes, P ranks, pof2 <= P, gamma per byte reduced):
  *   fold                 alpha + n*beta + n*gamma (only when P != pof2)
@@ -118,6 +119,34 @@ int papc_fold_out(const papc_acc *a, const papc_fold *f, void *result) {
                          fold_real_of_vrank(f, v + 1), PAPC_RS_SUB_UNFOLD);
     return papc_send(a->c, a->acc, a->count, a->type,
                      fold_real_of_vrank(f, v - 1), PAPC_RS_SUB_UNFOLD);
+}
+
+int papc_allreduce_folded(const papc_call *c,
+                          papc_pof2_allreduce_fn among_pof2) {
+    const void *mine =
+        c->sendbuf == MPI_IN_PLACE ? c->recvbuf : c->sendbuf;
+    papc_fold f;
+    papc_acc a;
+    papc_fold_init(&f, c->rank, c->size, 0);
+    if (f.newrank < 0) { /* folded out: hand the data over, await the sum */
+        papc_acc_init(&a, c, mine, c->recvbuf, NULL);
+        int rc = papc_fold_in(&a, &f);
+        return rc != MPI_SUCCESS ? rc : papc_fold_out(&a, &f, c->recvbuf);
+    }
+    papc_tmpbuf tmp;
+    int rc = papc_tmpbuf_alloc(&tmp, c->sendtype, (size_t)c->sendcount);
+    if (rc != MPI_SUCCESS) return rc;
+    papc_acc_init(&a, c, mine, c->recvbuf, tmp.ptr);
+    rc = papc_fold_in(&a, &f);
+    if (rc == MPI_SUCCESS) rc = among_pof2(&a, &f);
+    if (rc == MPI_SUCCESS) rc = papc_fold_out(&a, &f, c->recvbuf);
+    /* A non-commutative combine may have left the result in the temporary
+     * (acc and tmp swapped): copy it back once, at the end. */
+    if (rc == MPI_SUCCESS && a.acc != (char *)c->recvbuf)
+        rc = papc_copy(a.acc, c->sendcount, c->sendtype, c->recvbuf,
+                       c->sendcount, c->sendtype);
+    papc_tmpbuf_free(&tmp);
+    return rc;
 }
 
 /* ---- recursive halving ------------------------------------------------ */

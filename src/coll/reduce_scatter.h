@@ -9,7 +9,9 @@
  *   papc_fold     the usual reduction of P ranks to the largest power of
  *                 two pof2 <= P (MPICH/Open MPI): among the first 2*(P-pof2)
  *                 virtual ranks the even ones hand their data to the next
- *                 odd one and sit out;
+ *                 odd one and sit out; papc_allreduce_folded is the whole
+ *                 frame (fold, temporary, result back) of an allreduce run
+ *                 among the pof2 survivors;
  *   papc_halving  recursive-halving reduce-scatter over pof2 blocks
  *                 (Rabenseifner), with the block ranges the gathers that
  *                 follow it walk back through;
@@ -82,6 +84,17 @@ int papc_fold_in(papc_acc *a, const papc_fold *f);
 /* The way back for allreduce: v + 1 sends the result (a->acc) to the
  * even v, which receives it into result. */
 int papc_fold_out(const papc_acc *a, const papc_fold *f, void *result);
+
+/* An allreduce among the pof2 survivors: on return a->acc holds the full
+ * reduction of all ranks. */
+typedef int (*papc_pof2_allreduce_fn)(papc_acc *a, const papc_fold *f);
+/* The frame shared by the allreduces that fold to a power of two
+ * (recursive doubling, Rabenseifner): a folded-out rank hands its data
+ * over and receives the result into recvbuf; a survivor reduces in recvbuf
+ * with a count-element temporary as receive area, folds in, runs
+ * among_pof2, folds out and leaves the result in recvbuf. */
+int papc_allreduce_folded(const papc_call *c,
+                          papc_pof2_allreduce_fn among_pof2);
 
 /* ---- recursive halving ------------------------------------------------ */
 

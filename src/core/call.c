@@ -163,46 +163,63 @@ static int begin(papc_call *c, papc_collective coll, MPI_Comm comm) {
         if (rc_ != MPI_SUCCESS) return rc_;                                   \
     } while (0)
 
-/* ---- gather / scatter ---- */
+/* ---- gather / scatter and their v variants ---- */
+
+/* Starts a rooted data-movement call: begin(), the root checked, the
+ * descriptor filled as passed, and the side every rank has (gather and
+ * gatherv send, scatter and scatterv receive) checked unless the root
+ * passed MPI_IN_PLACE there (*in_place).  The root's other side, one
+ * block per rank or counts and displacements, is the caller's to check. */
+static int begin_rooted(papc_call *c, papc_collective coll,
+                        const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        int *in_place) {
+    TRY(begin(c, coll, comm));
+    TRY(check_root(root, c->size));
+    c->sendbuf = sendbuf;
+    c->recvbuf = recvbuf;
+    c->sendcount = sendcount;
+    c->recvcount = recvcount;
+    c->sendtype = sendtype;
+    c->recvtype = recvtype;
+    c->root = root;
+    int gather = coll == PAPC_GATHER || coll == PAPC_GATHERV;
+    const void *mine = gather ? sendbuf : recvbuf;
+    *in_place = c->rank == root && mine == MPI_IN_PLACE;
+    if (*in_place) return MPI_SUCCESS;
+    return check_data(mine, gather ? sendcount : recvcount,
+                      gather ? sendtype : recvtype,
+                      gather ? "sendbuf" : "recvbuf");
+}
 
 static int gather_like(papc_collective coll, const void *sendbuf,
                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm, const char *alg) {
     papc_call c;
-    TRY(begin(&c, coll, comm));
-    TRY(check_root(root, c.size));
+    int in_place;
+    TRY(begin_rooted(&c, coll, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, root, comm, &in_place));
     int is_root = c.rank == root;
     int gather = coll == PAPC_GATHER;
-    /* The side every rank has: gather sends, scatter receives. */
-    const void *mine = gather ? sendbuf : recvbuf;
-    int mcount = gather ? sendcount : recvcount;
-    MPI_Datatype mtype = gather ? sendtype : recvtype;
-    const char *mname = gather ? "sendbuf" : "recvbuf";
     /* The root's side: gather receives, scatter sends. */
     const void *all = gather ? recvbuf : sendbuf;
     int acount = gather ? recvcount : sendcount;
     MPI_Datatype atype = gather ? recvtype : sendtype;
-    const char *aname = gather ? "recvbuf" : "sendbuf";
-    int in_place = is_root && mine == MPI_IN_PLACE;
-    if (!in_place) TRY(check_data(mine, mcount, mtype, mname));
     if (is_root) {
-        TRY(check_data(all, acount, atype, aname));
+        TRY(check_data(all, acount, atype, gather ? "recvbuf" : "sendbuf"));
         if (!in_place)
             TRY(check_signatures(sendcount, sendtype, recvcount, recvtype));
     }
-    c.sendbuf = sendbuf;
-    c.recvbuf = recvbuf;
-    c.sendcount = sendcount;
-    c.recvcount = recvcount;
-    c.sendtype = sendtype;
-    c.recvtype = recvtype;
-    c.root = root;
     /* A bad name is an error even when there is nothing to move. */
     if (alg) TRY(papc_check_named(&c, alg, NULL));
-    /* Every rank moves the same number of bytes: zero means nothing to do. */
-    size_t bytes = in_place ? (size_t)acount * papc_type_size(atype)
-                            : (size_t)mcount * papc_type_size(mtype);
+    /* Every rank moves one block of the same number of bytes (at the root
+     * a block of its side, equal to its own unless in place): zero means
+     * nothing to do. */
+    size_t bytes = is_root  ? (size_t)acount * papc_type_size(atype)
+                   : gather ? (size_t)sendcount * papc_type_size(sendtype)
+                            : (size_t)recvcount * papc_type_size(recvtype);
     if (bytes == 0) return MPI_SUCCESS;
     return papc_dispatch(&c, alg);
 }
@@ -335,20 +352,14 @@ static int vector_like(papc_collective coll, const void *sendbuf,
                        const int *counts, const int *displs, int root,
                        MPI_Comm comm, const char *alg) {
     papc_call c;
-    TRY(begin(&c, coll, comm));
-    TRY(check_root(root, c.size));
-    int is_root = c.rank == root;
+    int in_place;
+    TRY(begin_rooted(&c, coll, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, root, comm, &in_place));
     int gather = coll == PAPC_GATHERV;
-    const void *mine = gather ? sendbuf : recvbuf;
-    int mcount = gather ? sendcount : recvcount;
-    MPI_Datatype mtype = gather ? sendtype : recvtype;
-    MPI_Datatype atype = gather ? recvtype : sendtype;
-    int in_place = is_root && mine == MPI_IN_PLACE;
-    if (!in_place)
-        TRY(check_data(mine, mcount, mtype, gather ? "sendbuf" : "recvbuf"));
-    if (is_root) {
+    if (c.rank == root) {
         const char *cname = gather ? "recvcounts" : "sendcounts";
         const void *all = gather ? recvbuf : sendbuf;
+        MPI_Datatype atype = gather ? recvtype : sendtype;
         TRY(check_type(atype, gather ? "recvtype" : "sendtype"));
         TRY(check_vector(counts, displs, c.size, cname));
         for (int i = 0; i < c.size; i++)
@@ -360,15 +371,8 @@ static int vector_like(papc_collective coll, const void *sendbuf,
                        : check_signatures(counts[root], sendtype, recvcount,
                                           recvtype));
     }
-    c.sendbuf = sendbuf;
-    c.recvbuf = recvbuf;
-    c.sendcount = sendcount;
-    c.recvcount = recvcount;
-    c.sendtype = sendtype;
-    c.recvtype = recvtype;
     c.counts = counts;
     c.displs = displs;
-    c.root = root;
     return papc_dispatch(&c, alg);
 }
 

@@ -33,28 +33,14 @@ static int allgather(const papc_acc *a, const papc_fold *f,
     return MPI_SUCCESS;
 }
 
-int papc_allreduce_rabenseifner(const papc_call *c) {
-    const void *mine =
-        c->sendbuf == MPI_IN_PLACE ? c->recvbuf : c->sendbuf;
-    papc_fold f;
-    papc_acc a;
-    papc_fold_init(&f, c->rank, c->size, 0);
-    if (f.newrank < 0) { /* folded out: hand the data over, await the sum */
-        papc_acc_init(&a, c, mine, c->recvbuf, NULL);
-        int rc = papc_fold_in(&a, &f);
-        return rc != MPI_SUCCESS ? rc : papc_fold_out(&a, &f, c->recvbuf);
-    }
-    papc_tmpbuf tmp;
+/* Among the pof2 survivors: reduce-scatter by halving, then allgather. */
+static int halving_doubling(papc_acc *a, const papc_fold *f) {
     papc_halving h;
-    int rc = papc_tmpbuf_alloc(&tmp, c->sendtype, (size_t)c->sendcount);
-    if (rc != MPI_SUCCESS) return rc;
-    papc_acc_init(&a, c, mine, c->recvbuf, tmp.ptr);
-    papc_halving_init(&h, f.newrank, f.pof2, c->sendcount);
-    rc = papc_fold_in(&a, &f);
-    if (rc == MPI_SUCCESS) rc = papc_halving_reduce_scatter(&a, &f, &h);
-    /* A commutative op never moves the accumulator out of recvbuf. */
-    if (rc == MPI_SUCCESS) rc = allgather(&a, &f, &h);
-    if (rc == MPI_SUCCESS) rc = papc_fold_out(&a, &f, c->recvbuf);
-    papc_tmpbuf_free(&tmp);
-    return rc;
+    papc_halving_init(&h, f->newrank, f->pof2, a->count);
+    int rc = papc_halving_reduce_scatter(a, f, &h);
+    return rc != MPI_SUCCESS ? rc : allgather(a, f, &h);
+}
+
+int papc_allreduce_rabenseifner(const papc_call *c) {
+    return papc_allreduce_folded(c, halving_doubling);
 }

@@ -15,11 +15,14 @@
  * group's data is always the left operand, so non-commutative ops give
  * MPI's rank order.  Departure: the send buffer is not copied into the
  * receive buffer first (see reduce_scatter.c), and a result left in the
- * temporary by a non-commutative step is copied back once at the end.
+ * temporary by a non-commutative step is copied back once at the end
+ * (papc_allreduce_folded).
  */
 #include "../coll.h"
 #include "../reduce_scatter.h"
 
+/* Among the pof2 survivors: in step mask, swap the whole partial result
+ * with the partner differing in that bit and combine in rank order. */
 static int butterfly(papc_acc *a, const papc_fold *f) {
     for (int mask = 1; mask < f->pof2; mask <<= 1) {
         int peer = f->newrank ^ mask;
@@ -32,26 +35,5 @@ static int butterfly(papc_acc *a, const papc_fold *f) {
 }
 
 int papc_allreduce_recursive_doubling(const papc_call *c) {
-    const void *mine =
-        c->sendbuf == MPI_IN_PLACE ? c->recvbuf : c->sendbuf;
-    papc_fold f;
-    papc_acc a;
-    papc_fold_init(&f, c->rank, c->size, 0);
-    if (f.newrank < 0) { /* folded out: hand the data over, await the sum */
-        papc_acc_init(&a, c, mine, c->recvbuf, NULL);
-        int rc = papc_fold_in(&a, &f);
-        return rc != MPI_SUCCESS ? rc : papc_fold_out(&a, &f, c->recvbuf);
-    }
-    papc_tmpbuf tmp;
-    int rc = papc_tmpbuf_alloc(&tmp, c->sendtype, (size_t)c->sendcount);
-    if (rc != MPI_SUCCESS) return rc;
-    papc_acc_init(&a, c, mine, c->recvbuf, tmp.ptr);
-    rc = papc_fold_in(&a, &f);
-    if (rc == MPI_SUCCESS) rc = butterfly(&a, &f);
-    if (rc == MPI_SUCCESS) rc = papc_fold_out(&a, &f, c->recvbuf);
-    if (rc == MPI_SUCCESS && a.acc != (char *)c->recvbuf)
-        rc = papc_copy(a.acc, c->sendcount, c->sendtype, c->recvbuf,
-                       c->sendcount, c->sendtype);
-    papc_tmpbuf_free(&tmp);
-    return rc;
+    return papc_allreduce_folded(c, butterfly);
 }

@@ -5,7 +5,8 @@
  * gathers its subtree's blocks in vrank order and sends them to its parent
  * as one message.  Leaves send straight from sendbuf; inner nodes receive
  * their children's subtrees into a temporary laid out in sendtype (recvtype
- * is only significant at the root).
+ * is only significant at the root).  A run of blocks travels as one message
+ * (block_run.h, shared with the binomial scatter).
  *
  * Cost (Hockney, block m bytes): ⌈log2 P⌉ α + (P-1) m β at the root
  * (one α more when root != 0, see below).
@@ -24,74 +25,14 @@
  * (2) A node posts the receives from all its children at once and copies
  *     its own block while they are in flight (Open MPI copies first, then
  *     receives one child after the other). */
-#include <limits.h>
 #include "../coll.h"
+#include "../block_run.h"
 #include "topo/topo.h"
 
 /* The binomial fan-out is at most ceil(log2 P) <= 31; one child of the
  * root may need two receives. */
 #define MAX_CHILDREN 32
 #define MAX_RECVS (MAX_CHILDREN + 1)
-
-/* n consecutive blocks (count elements of t each) from block first of buf,
- * as one (buf, count, type) triple for MPI: t itself unless the element
- * count overflows an int, then a block type to release with run_done. */
-typedef struct block_run {
-    char *buf;
-    int count;
-    MPI_Datatype type;
-    int derived;
-} block_run;
-
-static int run_make(block_run *r, const void *buf, int count, MPI_Datatype t,
-                    int first, int n) {
-    r->buf = (char *)buf + first * ((MPI_Aint)count * papc_extent(t));
-    r->derived = 0;
-    if ((long long)n * count <= INT_MAX) {
-        r->count = n * count;
-        r->type = t;
-        return MPI_SUCCESS;
-    }
-    PAPC_CHECK(MPI_Type_contiguous(count, t, &r->type));
-    PAPC_CHECK(MPI_Type_commit(&r->type));
-    r->count = n;
-    r->derived = 1;
-    return MPI_SUCCESS;
-}
-
-/* Releases the run's own type (pending requests keep it alive). */
-static void run_done(block_run *r) {
-    if (r->derived) MPI_Type_free(&r->type);
-    r->derived = 0;
-}
-
-static int run_irecv(const papc_call *c, const void *buf, int count,
-                     MPI_Datatype t, int first, int n, int src, int sub,
-                     MPI_Request *req) {
-    block_run r;
-    int rc = run_make(&r, buf, count, t, first, n);
-    if (rc == MPI_SUCCESS)
-        rc = papc_irecv(c, r.buf, r.count, r.type, src, sub, req);
-    run_done(&r);
-    return rc;
-}
-
-static int run_send(const papc_call *c, const void *buf, int count,
-                    MPI_Datatype t, int first, int n, int dst, int sub) {
-    block_run r;
-    int rc = run_make(&r, buf, count, t, first, n);
-    if (rc == MPI_SUCCESS) rc = papc_send(c, r.buf, r.count, r.type, dst, sub);
-    run_done(&r);
-    return rc;
-}
-
-/* For the subtree [v, v+n) of a child of the root: how many of its blocks
- * come before real rank 0 when the run wraps there (it then travels as two
- * messages, sub-tags 0 and 1); 0 when it does not wrap. */
-static int wrap_split(const papc_call *c, int v, int n) {
-    int w = c->size - c->root; /* vrank of real rank 0 */
-    return c->root != 0 && v < w && w < v + n ? w - v : 0;
-}
 
 /* The root: every subtree lands in recvbuf at its real ranks. */
 static int gather_at_root(const papc_call *c, const int *children,
@@ -102,16 +43,17 @@ static int gather_at_root(const papc_call *c, const int *children,
     for (int i = 0; i < nchild && rc == MPI_SUCCESS; i++) {
         int v = children[i], n = papc_inorder_span(v, c->size);
         int r = papc_real_rank(v, c->root, c->size); /* source, first block */
-        int k = wrap_split(c, v, n);
+        int k = papc_wrap_split(c, v, n);
         if (k == 0) {
-            rc = run_irecv(c, c->recvbuf, c->recvcount, c->recvtype, r, n, r,
-                           0, &reqs[nreq++]);
+            rc = papc_run_irecv(c, c->recvbuf, c->recvcount, c->recvtype, r,
+                                n, r, 0, &reqs[nreq++]);
         } else {
-            rc = run_irecv(c, c->recvbuf, c->recvcount, c->recvtype, r, k, r,
-                           0, &reqs[nreq++]);
+            rc = papc_run_irecv(c, c->recvbuf, c->recvcount, c->recvtype, r,
+                                k, r, 0, &reqs[nreq++]);
             if (rc == MPI_SUCCESS)
-                rc = run_irecv(c, c->recvbuf, c->recvcount, c->recvtype, 0,
-                               n - k, r, 1, &reqs[nreq++]);
+                rc = papc_run_irecv(c, c->recvbuf, c->recvcount,
+                                    c->recvtype, 0, n - k, r, 1,
+                                    &reqs[nreq++]);
         }
     }
     if (rc == MPI_SUCCESS && c->sendbuf != MPI_IN_PLACE)
@@ -134,9 +76,9 @@ static int gather_subtree(const papc_call *c, int vrank, char *tmp,
     for (int i = 0; i < nchild; i++) reqs[i] = MPI_REQUEST_NULL;
     for (int i = 0; i < nchild && rc == MPI_SUCCESS; i++) {
         int v = children[i];
-        rc = run_irecv(c, tmp, c->sendcount, c->sendtype, v - vrank,
-                       papc_inorder_span(v, c->size),
-                       papc_real_rank(v, c->root, c->size), 0, &reqs[i]);
+        rc = papc_run_irecv(c, tmp, c->sendcount, c->sendtype, v - vrank,
+                            papc_inorder_span(v, c->size),
+                            papc_real_rank(v, c->root, c->size), 0, &reqs[i]);
     }
     if (rc == MPI_SUCCESS)
         rc = papc_copy(c->sendbuf, c->sendcount, c->sendtype, tmp,
@@ -154,19 +96,21 @@ static int gather_at_inner(const papc_call *c, int vrank, int parent,
                            const int *children, int nchild) {
     int span = papc_inorder_span(vrank, c->size);
     int dst = papc_real_rank(parent, c->root, c->size);
-    int k = parent == 0 ? wrap_split(c, vrank, span) : 0;
+    int k = parent == 0 ? papc_wrap_split(c, vrank, span) : 0;
     papc_tmpbuf tmp;
     int rc = papc_tmpbuf_alloc(&tmp, c->sendtype,
                                (size_t)span * (size_t)c->sendcount);
     if (rc != MPI_SUCCESS) return rc;
     rc = gather_subtree(c, vrank, tmp.ptr, children, nchild);
     if (rc == MPI_SUCCESS && k == 0)
-        rc = run_send(c, tmp.ptr, c->sendcount, c->sendtype, 0, span, dst, 0);
+        rc = papc_run_send(c, tmp.ptr, c->sendcount, c->sendtype, 0, span,
+                           dst, 0);
     if (rc == MPI_SUCCESS && k > 0) {
-        rc = run_send(c, tmp.ptr, c->sendcount, c->sendtype, 0, k, dst, 0);
+        rc = papc_run_send(c, tmp.ptr, c->sendcount, c->sendtype, 0, k, dst,
+                           0);
         if (rc == MPI_SUCCESS)
-            rc = run_send(c, tmp.ptr, c->sendcount, c->sendtype, k, span - k,
-                          dst, 1);
+            rc = papc_run_send(c, tmp.ptr, c->sendcount, c->sendtype, k,
+                               span - k, dst, 1);
     }
     papc_tmpbuf_free(&tmp);
     return rc;

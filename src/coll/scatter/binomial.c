@@ -6,7 +6,8 @@
  * subtree, largest subtree first, with blocking sends; inner nodes receive
  * their subtree's run into a temporary in recvtype (sendtype is only
  * significant at the root), forward the children's pieces and keep their
- * own; leaves receive straight into recvbuf.
+ * own; leaves receive straight into recvbuf.  A run of blocks travels as
+ * one message (block_run.h, shared with the binomial gather).
  *
  * Cost (Hockney, block m bytes): ⌈log2 P⌉ α + (P-1) m β at the root
  * (one α more when root != 0, see below).
@@ -20,72 +21,12 @@
  *     non-contiguous message loses Open MPI's single-copy transfer).
  * (2) A node copies its own block after serving its children (Open MPI
  *     copies first): the copy is off the critical path. */
-#include <limits.h>
 #include "../coll.h"
+#include "../block_run.h"
 #include "topo/topo.h"
 
 /* The binomial fan-out is at most ceil(log2 P) <= 31. */
 #define MAX_CHILDREN 32
-
-/* n consecutive blocks (count elements of t each) from block first of buf,
- * as one (buf, count, type) triple for MPI: t itself unless the element
- * count overflows an int, then a block type to release with run_done. */
-typedef struct block_run {
-    char *buf;
-    int count;
-    MPI_Datatype type;
-    int derived;
-} block_run;
-
-static int run_make(block_run *r, const void *buf, int count, MPI_Datatype t,
-                    int first, int n) {
-    r->buf = (char *)buf + first * ((MPI_Aint)count * papc_extent(t));
-    r->derived = 0;
-    if ((long long)n * count <= INT_MAX) {
-        r->count = n * count;
-        r->type = t;
-        return MPI_SUCCESS;
-    }
-    PAPC_CHECK(MPI_Type_contiguous(count, t, &r->type));
-    PAPC_CHECK(MPI_Type_commit(&r->type));
-    r->count = n;
-    r->derived = 1;
-    return MPI_SUCCESS;
-}
-
-/* Releases the run's own type (pending requests keep it alive). */
-static void run_done(block_run *r) {
-    if (r->derived) MPI_Type_free(&r->type);
-    r->derived = 0;
-}
-
-static int run_irecv(const papc_call *c, void *buf, int count,
-                     MPI_Datatype t, int first, int n, int src, int sub,
-                     MPI_Request *req) {
-    block_run r;
-    int rc = run_make(&r, buf, count, t, first, n);
-    if (rc == MPI_SUCCESS)
-        rc = papc_irecv(c, r.buf, r.count, r.type, src, sub, req);
-    run_done(&r);
-    return rc;
-}
-
-static int run_send(const papc_call *c, const void *buf, int count,
-                    MPI_Datatype t, int first, int n, int dst, int sub) {
-    block_run r;
-    int rc = run_make(&r, buf, count, t, first, n);
-    if (rc == MPI_SUCCESS) rc = papc_send(c, r.buf, r.count, r.type, dst, sub);
-    run_done(&r);
-    return rc;
-}
-
-/* For the subtree [v, v+n) of a child of the root: how many of its blocks
- * come before real rank 0 when the run wraps there (it then travels as two
- * messages, sub-tags 0 and 1); 0 when it does not wrap. */
-static int wrap_split(const papc_call *c, int v, int n) {
-    int w = c->size - c->root; /* vrank of real rank 0 */
-    return c->root != 0 && v < w && w < v + n ? w - v : 0;
-}
 
 /* The root: each child's run straight from sendbuf, largest first, then
  * its own block. */
@@ -95,14 +36,16 @@ static int scatter_at_root(const papc_call *c, const int *children,
     for (int i = nchild - 1; i >= 0 && rc == MPI_SUCCESS; i--) {
         int v = children[i], n = papc_inorder_span(v, c->size);
         int r = papc_real_rank(v, c->root, c->size); /* dest, first block */
-        int k = wrap_split(c, v, n);
+        int k = papc_wrap_split(c, v, n);
         if (k == 0) {
-            rc = run_send(c, c->sendbuf, c->sendcount, c->sendtype, r, n, r, 0);
+            rc = papc_run_send(c, c->sendbuf, c->sendcount, c->sendtype, r,
+                               n, r, 0);
         } else {
-            rc = run_send(c, c->sendbuf, c->sendcount, c->sendtype, r, k, r, 0);
+            rc = papc_run_send(c, c->sendbuf, c->sendcount, c->sendtype, r,
+                               k, r, 0);
             if (rc == MPI_SUCCESS)
-                rc = run_send(c, c->sendbuf, c->sendcount, c->sendtype, 0,
-                              n - k, r, 1);
+                rc = papc_run_send(c, c->sendbuf, c->sendcount, c->sendtype,
+                                   0, n - k, r, 1);
         }
     }
     if (rc != MPI_SUCCESS || c->recvbuf == MPI_IN_PLACE) return rc;
@@ -118,12 +61,12 @@ static int receive_subtree(const papc_call *c, int vrank, int parent,
                            int span, char *tmp) {
     MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     int src = papc_real_rank(parent, c->root, c->size);
-    int k = parent == 0 ? wrap_split(c, vrank, span) : 0;
-    int rc = run_irecv(c, tmp, c->recvcount, c->recvtype, 0, k ? k : span,
-                       src, 0, &reqs[0]);
+    int k = parent == 0 ? papc_wrap_split(c, vrank, span) : 0;
+    int rc = papc_run_irecv(c, tmp, c->recvcount, c->recvtype, 0,
+                            k ? k : span, src, 0, &reqs[0]);
     if (rc == MPI_SUCCESS && k)
-        rc = run_irecv(c, tmp, c->recvcount, c->recvtype, k, span - k, src, 1,
-                       &reqs[1]);
+        rc = papc_run_irecv(c, tmp, c->recvcount, c->recvtype, k, span - k,
+                            src, 1, &reqs[1]);
     if (rc != MPI_SUCCESS) {
         papc_cleanup_requests(2, reqs);
         return rc;
@@ -144,9 +87,9 @@ static int scatter_at_inner(const papc_call *c, int vrank, int parent,
     rc = receive_subtree(c, vrank, parent, span, tmp.ptr);
     for (int i = nchild - 1; i >= 0 && rc == MPI_SUCCESS; i--) {
         int v = children[i];
-        rc = run_send(c, tmp.ptr, c->recvcount, c->recvtype, v - vrank,
-                      papc_inorder_span(v, c->size),
-                      papc_real_rank(v, c->root, c->size), 0);
+        rc = papc_run_send(c, tmp.ptr, c->recvcount, c->recvtype, v - vrank,
+                           papc_inorder_span(v, c->size),
+                           papc_real_rank(v, c->root, c->size), 0);
     }
     if (rc == MPI_SUCCESS)
         rc = papc_copy(tmp.ptr, c->recvcount, c->recvtype, c->recvbuf,
