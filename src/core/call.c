@@ -104,7 +104,7 @@ static int is_predefined_op(MPI_Op op) {
     return 0;
 }
 
-/* Predefined ops are defined on predefined datatypes only (MPI 4.0 §6.9.2);
+/* The MPI standard defines predefined ops on predefined datatypes only;
  * Open MPI refuses derived ones deep inside the reduction, on the ranks
  * that reduce, which would leave the others waiting: refuse up front, the
  * same way on every rank. */
