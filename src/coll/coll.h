@@ -29,6 +29,8 @@ int papc_allreduce_segmented_ring(const papc_call *c);
 int papc_allreduce_rabenseifner(const papc_call *c);
 
 int papc_gatherv_basic_linear(const papc_call *c);
+int papc_gatherv_size_aware_binomial(const papc_call *c);
 int papc_scatterv_basic_linear(const papc_call *c);
+int papc_scatterv_size_aware_binomial(const papc_call *c);
 
 #endif

@@ -17,12 +17,28 @@
  * untouched buffers MPI declares insignificant.  Floats carry small
  * integers, so sums are exact in any order.  Each mismatch prints one FAIL
  * line; the exit status is nonzero when any rank saw one.
+ *
+ * gatherv and scatterv also run the irregular plan (run_irregular): the
+ * eight problem types of Träff's benchmark (same, random, bucket, spikes
+ * with rho = 5, increasing, decreasing, alternating, two_blocks; papers/
+ * irregular-gatherv-scatterv.md §5) for b = 1, 10, 1000, blocks of size
+ * zero, one non-empty block (at the root, the first, the last, a middle
+ * non-root) and all empty; every root for P <= 5, else first, middle,
+ * last; the root's blocks in rank order without gaps (where a tree can
+ * receive straight into the user's buffer), with gaps, reversed, permuted
+ * (empty blocks' displacements pointing into other blocks) and with
+ * negative displacements; derived types and types that differ per rank
+ * with equal signatures; in place.  Non-roots pass NULL or poisoned
+ * counts, displacements and root-side datatype, as MPI allows, so an
+ * algorithm that reads them there fails.
  */
 #include <ctype.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "papcoll.h"
 
 #define MAXP 64
@@ -225,6 +241,17 @@ typedef struct tcase {
     const char *seg;     /* PAPC_SEGSIZE for the call, NULL: unset */
     int cnt[MAXP], pos[MAXP]; /* v-collectives: blocks and places (units) */
     int counts[MAXP], displs[MAXP], total; /* ... in the root's type */
+    /* The irregular plan (v-collectives): a problem type and block size,
+     * where the root's blocks go, what non-roots pass for the arguments
+     * only the root's are significant. */
+    int irregular, gen, b, place, nonroot;
+    MPI_Aint shift_bytes; /* root's buffer argument = its buffer + this */
+    int poison_counts[MAXP], poison_displs[MAXP];
+    /* odd_m > 0: odd ranks use odd_m elements of odd_t instead of sm of
+     * st (gatherv) or rm of rt (scatterv), with the same signature; this
+     * rank's types are then in own. */
+    int odd_t, odd_m;
+    variant own;
 } tcase;
 
 #define ST(t) (types[(t)->v->st].t)
@@ -320,17 +347,40 @@ static void sizes_gatherv(const tcase *t, int *sn, int *rn) {
     *rn = (IS_ROOT(t) ? t->total : t->count + 2) * t->v->rm;
 }
 
+/* The arguments of a v-collective significant only at the root (counts,
+ * displacements, the root-side datatype): the real ones at the root and
+ * for native MPI (the reference); what the irregular plan gives papcoll
+ * at a non-root: NULL, or plausible wrong values that change the result
+ * if an algorithm uses them. */
+enum { NR_REAL, NR_NULL, NR_POISON };
+static const char *nonroot_names[] = {"real", "NULL", "poisoned"};
+
+static void root_args(const tcase *t, run_kind k, const int **counts,
+                      const int **displs, MPI_Datatype *type) {
+    int garbage = !IS_ROOT(t) && k != RUN_NATIVE ? t->nonroot : NR_REAL;
+    *counts = garbage == NR_NULL     ? NULL
+              : garbage == NR_POISON ? t->poison_counts
+                                     : t->counts;
+    *displs = garbage == NR_NULL     ? NULL
+              : garbage == NR_POISON ? t->poison_displs
+                                     : t->displs;
+    if (garbage == NR_NULL) *type = MPI_DATATYPE_NULL;
+    if (garbage == NR_POISON) *type = MPI_DOUBLE;
+}
+
 static int run_gatherv(const tcase *t, run_kind k, void *s, void *r) {
     const void *sb = t->inplace && IS_ROOT(t) ? MPI_IN_PLACE : s;
     int sc = t->cnt[t->rank] * t->v->sm;
+    char *rb = (char *)r + (IS_ROOT(t) ? t->shift_bytes : 0);
+    const int *rc, *dp;
+    MPI_Datatype rt = RT(t);
+    root_args(t, k, &rc, &dp, &rt);
     if (k == RUN_ALG)
-        return papc_gatherv_alg(sb, sc, ST(t), r, t->counts, t->displs, RT(t),
-                                t->root, t->comm, t->alg->name);
+        return papc_gatherv_alg(sb, sc, ST(t), rb, rc, dp, rt, t->root,
+                                t->comm, t->alg->name);
     if (k == RUN_PLAIN)
-        return papc_gatherv(sb, sc, ST(t), r, t->counts, t->displs, RT(t),
-                            t->root, t->comm);
-    return MPI_Gatherv(sb, sc, ST(t), r, t->counts, t->displs, RT(t), t->root,
-                       t->comm);
+        return papc_gatherv(sb, sc, ST(t), rb, rc, dp, rt, t->root, t->comm);
+    return MPI_Gatherv(sb, sc, ST(t), rb, rc, dp, rt, t->root, t->comm);
 }
 
 static void sizes_scatterv(const tcase *t, int *sn, int *rn) {
@@ -341,14 +391,17 @@ static void sizes_scatterv(const tcase *t, int *sn, int *rn) {
 static int run_scatterv(const tcase *t, run_kind k, void *s, void *r) {
     void *rb = t->inplace && IS_ROOT(t) ? MPI_IN_PLACE : r;
     int rc = t->cnt[t->rank] * t->v->rm;
+    char *sb = (char *)s + (IS_ROOT(t) ? t->shift_bytes : 0);
+    const int *sc, *dp;
+    MPI_Datatype st = ST(t);
+    root_args(t, k, &sc, &dp, &st);
     if (k == RUN_ALG)
-        return papc_scatterv_alg(s, t->counts, t->displs, ST(t), rb, rc,
-                                 RT(t), t->root, t->comm, t->alg->name);
+        return papc_scatterv_alg(sb, sc, dp, st, rb, rc, RT(t), t->root,
+                                 t->comm, t->alg->name);
     if (k == RUN_PLAIN)
-        return papc_scatterv(s, t->counts, t->displs, ST(t), rb, rc, RT(t),
-                             t->root, t->comm);
-    return MPI_Scatterv(s, t->counts, t->displs, ST(t), rb, rc, RT(t),
-                        t->root, t->comm);
+        return papc_scatterv(sb, sc, dp, st, rb, rc, RT(t), t->root,
+                             t->comm);
+    return MPI_Scatterv(sb, sc, dp, st, rb, rc, RT(t), t->root, t->comm);
 }
 
 /* Gather/scatter-like: same types, and types that differ with equal
@@ -413,18 +466,181 @@ static void set_vector_layout(tcase *t) {
     }
 }
 
+/* ---- v-collectives: the irregular problems ---- */
+
+/* Block sizes: Träff's benchmark problems (papers/irregular-gatherv-
+ * scatterv.md §5), then zero-size blocks among others, one non-empty
+ * block (at the root, the first, the last, a middle non-root), all empty. */
+enum { G_SAME, G_RANDOM, G_BUCKET, G_SPIKES, G_INCREASING, G_DECREASING,
+       G_ALTERNATING, G_TWO_BLOCKS, G_ZEROS, G_ONE_ROOT, G_ONE_FIRST,
+       G_ONE_LAST, G_ONE_MIDDLE, G_EMPTY, NGEN };
+static const char *gen_names[] = {
+    "same", "random", "bucket", "spikes", "increasing", "decreasing",
+    "alternating", "two_blocks", "zeros", "one_at_root", "one_at_first",
+    "one_at_last", "one_at_middle", "all_empty"};
+#define SPIKE_RHO 5
+
+/* Where the root's blocks go: rank order without gaps, rank order with
+ * gaps, reversed, a permutation, rank order with gaps below and above the
+ * buffer argument (negative displacements). */
+enum { PL_ORDER, PL_GAPS, PL_REVERSE, PL_PERM, PL_NEGATIVE, NPLACE };
+static const char *place_names[] = {"in-order", "gaps", "reversed",
+                                    "permuted", "negative"};
+
+/* splitmix64: the same stream on every rank for the same seed. */
+static unsigned long long rng_next(unsigned long long *s) {
+    unsigned long long z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int rng_below(unsigned long long *s, int n) {
+    return (int)(rng_next(s) % (unsigned long long)n);
+}
+
+/* The one rank with data of a G_ONE_* problem, -1 when there is none
+ * (P = 1 has no non-root). */
+static int lone_rank(int g, int root, int size) {
+    int n = size - 1; /* non-roots; the k-th is k, or k + 1 past the root */
+    if (g == G_ONE_ROOT) return root;
+    if (n == 0) return -1;
+    int k = g == G_ONE_FIRST ? 0 : g == G_ONE_LAST ? n - 1 : (n - 1) / 2;
+    return k < root ? k : k + 1;
+}
+
+/* A G_ONE_* problem whose rank an earlier one already had (small P). */
+static int lone_repeats(int g, int root, int size) {
+    int who = lone_rank(g, root, size);
+    if (g < G_ONE_FIRST || g > G_ONE_MIDDLE) return 0;
+    if (who < 0) return 1;
+    for (int e = G_ONE_FIRST; e < g; e++)
+        if (lone_rank(e, root, size) == who) return 1;
+    return 0;
+}
+
+static int problem_block(int g, int b, int i, int p, int root,
+                         unsigned long long *s) {
+    switch (g) {
+    case G_SAME: return b;
+    case G_RANDOM: return 1 + rng_below(s, 2 * b);
+    case G_BUCKET: return b / 2 + 1 + rng_below(s, b);
+    case G_SPIKES: return rng_below(s, SPIKE_RHO) == 0 ? SPIKE_RHO * b : 1;
+    case G_INCREASING: return 2 * b * (i + 1) / p;
+    case G_DECREASING: return 2 * b * (p - i) / p + 1;
+    case G_ALTERNATING: return i % 2 == 0 ? b + b / 2 : b - b / 2;
+    case G_TWO_BLOCKS: return i == 0 || i == p - 1 ? b : 0;
+    case G_ZEROS: return rng_below(s, 3) == 0 ? 0 : 1 + rng_below(s, 2 * b);
+    case G_EMPTY: return 0;
+    default: return i == lone_rank(g, root, p) ? b : 0;
+    }
+}
+
+/* The elements of the root's type per unit, and that type. */
+static int root_mult(const tcase *t) {
+    return t->cd->coll == PAPC_GATHERV ? t->v->rm : t->v->sm;
+}
+
+static MPI_Datatype root_type(const tcase *t) {
+    return t->cd->coll == PAPC_GATHERV ? RT(t) : ST(t);
+}
+
+/* Fisher-Yates on order[0..n). */
+static void shuffle(int *order, int n, unsigned long long *s) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = rng_below(s, i + 1), x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+}
+
+/* Blocks of the problem (the same on every rank: the seed depends on the
+ * case only), placed at the root as t->place says.  In reversed and
+ * permuted layouts an empty block's displacement points into another
+ * block: legal, and an algorithm writing there is caught. */
+static void set_irregular_layout(tcase *t) {
+    int p = t->size, m = root_mult(t);
+    unsigned long long s = 0x5eedull ^ (unsigned long long)t->gen << 8 ^
+                           (unsigned long long)t->b << 16 ^
+                           (unsigned long long)p << 40 ^
+                           (unsigned long long)t->root << 48;
+    for (int i = 0; i < p; i++)
+        t->cnt[i] = problem_block(t->gen, t->b, i, p, t->root, &s);
+    int order[MAXP];
+    for (int k = 0; k < p; k++)
+        order[k] = t->place == PL_REVERSE ? p - 1 - k : k;
+    if (t->place == PL_PERM) shuffle(order, p, &s);
+    int gaps = t->place != PL_ORDER;
+    int alias = t->place == PL_REVERSE || t->place == PL_PERM;
+    int at = gaps, nonempty = -1;
+    for (int k = 0; k < p; k++) {
+        int i = order[k];
+        if (alias && t->cnt[i] == 0) continue;
+        t->pos[i] = at;
+        at += t->cnt[i];
+        if (gaps) at += t->place == PL_PERM ? rng_below(&s, 3) : 1 + k % 3;
+        if (t->cnt[i] > 0) nonempty = i;
+    }
+    for (int i = 0; i < p; i++)
+        if (alias && t->cnt[i] == 0)
+            t->pos[i] = nonempty < 0 ? 0
+                                     : t->pos[nonempty] + t->cnt[nonempty] / 2;
+    t->total = at + gaps;
+    int shift = t->place == PL_NEGATIVE ? t->total / 2 : 0;
+    MPI_Aint lb, ext;
+    MPI_Type_get_extent(root_type(t), &lb, &ext);
+    t->shift_bytes = (MPI_Aint)shift * m * ext;
+    for (int i = 0; i < p; i++) {
+        t->counts[i] = t->cnt[i] * m;
+        t->displs[i] = (t->pos[i] - shift) * m;
+    }
+    /* Wrong but plausible: zero at odd ranks, else the next rank's count
+     * plus one; the blocks in the opposite order. */
+    for (int i = 0; i < p; i++) {
+        t->poison_counts[i] = i % 2 ? 0 : t->counts[(i + 1) % p] + 1;
+        t->poison_displs[i] = t->displs[p - 1 - i];
+    }
+}
+
+/* Odd ranks of a case with per-rank types run with their own variant. */
+static void set_own_types(tcase *t) {
+    if (!t->odd_m || t->rank % 2 == 0) return;
+    t->own = *t->v;
+    if (t->cd->coll == PAPC_GATHERV) {
+        t->own.st = t->odd_t;
+        t->own.sm = t->odd_m;
+    } else {
+        t->own.rt = t->odd_t;
+        t->own.rm = t->odd_m;
+    }
+    t->v = &t->own;
+}
+
 /* ---- reporting ---- */
 
 static int failures, fail_lines;
 
 static void describe(const tcase *t, char *out, size_t len) {
-    char seg[32] = "-", tname[64];
+    char seg[32] = "-", tname[128];
     if (t->seg) snprintf(seg, sizeof seg, "%s", t->seg);
     if (t->v->st == t->v->rt)
         snprintf(tname, sizeof tname, "%s", types[t->v->st].name);
     else
         snprintf(tname, sizeof tname, "%dx%s->%dx%s", t->v->sm,
                  types[t->v->st].name, t->v->rm, types[t->v->rt].name);
+    if (t->irregular) {
+        if (t->odd_m)
+            snprintf(tname + strlen(tname), sizeof tname - strlen(tname),
+                     "(odd ranks %dx%s)", t->odd_m, types[t->odd_t].name);
+        snprintf(out, len,
+                 "%s alg=%s P=%d comm=%s root=%d problem=%s b=%d "
+                 "place=%s type=%s inplace=%d nonroot_args=%s rank=%d",
+                 coll_name(t), t->alg ? t->alg->name : "(plain)", t->size,
+                 t->comm_name, t->root, gen_names[t->gen], t->b,
+                 place_names[t->place], tname, t->inplace,
+                 nonroot_names[t->nonroot], t->rank);
+        return;
+    }
     snprintf(out, len,
              "%s alg=%s%s%s P=%d comm=%s root=%d count=%d type=%s op=%s "
              "inplace=%d segsize=%s rank=%d",
@@ -435,7 +651,7 @@ static void describe(const tcase *t, char *out, size_t len) {
 }
 
 static void fail(const tcase *t, const char *fmt, ...) {
-    char what[400], msg[400];
+    char what[512], msg[400];
     va_list ap;
     failures++;
     if (++fail_lines > MAX_FAIL_LINES) return;
@@ -445,6 +661,25 @@ static void fail(const tcase *t, const char *fmt, ...) {
     va_end(ap);
     printf("FAIL %s: %s\n", what, msg);
     fflush(stdout);
+}
+
+/* A crash (an algorithm dereferencing the NULL a non-root passed, ...)
+ * names the case it happened in: the description is written before each
+ * call, the handler only write()s it. */
+static char crash_note[600];
+
+static void on_crash(int sig) {
+    ssize_t n = write(STDOUT_FILENO, crash_note, strlen(crash_note));
+    (void)n;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void note_case(const tcase *t) {
+    char what[512];
+    describe(t, what, sizeof what);
+    snprintf(crash_note, sizeof crash_note, "FAIL %s: crashed (signal)\n",
+             what);
 }
 
 /* Compares papcoll's buffer with MPI's; reports the first difference. */
@@ -546,8 +781,11 @@ static int serial;
 
 static void run_case(tcase *t) {
     const coll_desc *cd = t->cd;
+    const variant *variant_of_case = t->v;
     int sn, rn;
-    if (cd->vector) set_vector_layout(t);
+    if (t->irregular) set_irregular_layout(t);
+    else if (cd->vector) set_vector_layout(t);
+    set_own_types(t);
     cd->sizes(t, &sn, &rn);
     size_t sb = span_bytes(sn, t->v->st) + 16;
     size_t rb = span_bytes(rn, t->v->rt) + 16;
@@ -571,7 +809,9 @@ static void run_case(tcase *t) {
     op_saw_unknown_type = 0;
     traffic tr;
     traffic_begin(&tr, t, ++serial);
+    note_case(t);
     int rc = cd->run(t, t->alg ? RUN_ALG : RUN_PLAIN, s[0], r[0]);
+    crash_note[0] = '\0';
     traffic_end(&tr, t, serial);
     set_env("PAPC_SEGSIZE", NULL);
     set_env(var, NULL);
@@ -606,6 +846,7 @@ static void run_case(tcase *t) {
         free(s[i]);
         free(r[i]);
     }
+    t->v = variant_of_case;
 }
 
 /* ---- the plan: which cases each algorithm runs ---- */
@@ -733,12 +974,111 @@ static void run_forced(const coll_desc *cd, MPI_Comm comm) {
     run_case(&t);
 }
 
+/* Types of the irregular plan, as the root's side (type x elements per
+ * unit) and the other ranks' side, with odd ranks' own in the last pair:
+ * int; the strided vector; the nonzero lower bound; k ints against k/2
+ * int pairs both ways; and two mixes where ranks differ among themselves
+ * (3 ints as a strided vector or as ints, received as lb-4 ints; 2 ints
+ * as ints or as one pair). */
+static const struct {
+    int root_t, root_m, many_t, many_m, odd_t, odd_m;
+} irregular_types[] = {
+    {T_INT, 1, T_INT, 1, 0, 0},     {T_VEC, 1, T_VEC, 1, 0, 0},
+    {T_RES, 1, T_RES, 1, 0, 0},     {T_PAIR, 1, T_INT, 2, 0, 0},
+    {T_INT, 2, T_PAIR, 1, 0, 0},    {T_RES, 3, T_VEC, 1, T_INT, 3},
+    {T_INT, 2, T_INT, 2, T_PAIR, 1},
+};
+#define NIT NV(irregular_types)
+
+static void irregular_variants(const coll_desc *cd, variant *vs) {
+    for (int i = 0; i < NIT; i++) {
+        int rt = irregular_types[i].root_t, rm = irregular_types[i].root_m;
+        int mt = irregular_types[i].many_t, mm = irregular_types[i].many_m;
+        int gather = cd->coll == PAPC_GATHERV;
+        vs[i] = (variant){gather ? mt : rt, gather ? mm : rm,
+                          gather ? rt : mt, gather ? rm : mm, O_NONE};
+    }
+}
+
+/* Runs type vi of vs (built by irregular_variants) with a placement. */
+static void run_irregular_case(tcase *t, const variant *vs, int vi,
+                               int place, int inplace, int nonroot) {
+    t->v = &vs[vi];
+    t->odd_t = irregular_types[vi].odd_t;
+    t->odd_m = irregular_types[vi].odd_m;
+    t->place = place;
+    t->inplace = inplace;
+    t->nonroot = nonroot;
+    run_case(t);
+}
+
+/* The irregular plan of one algorithm (see the top of the file).  For
+ * each problem, b and root: int blocks in rank order without gaps, with
+ * NULL at non-roots; then another placement (rotating), in place or not
+ * (alternating), with poisoned arguments at non-roots.  At b = 10 every
+ * derived or mixed type too, placed in order or permuted.  On the split
+ * halves a few problems at one root. */
+static void run_irregular(const coll_desc *cd, MPI_Comm comm,
+                          const char *comm_name,
+                          const papc_algorithm_info *alg, int on_split) {
+    static const int bs[] = {1, 10, 1000};
+    tcase t;
+    memset(&t, 0, sizeof t);
+    t.cd = cd;
+    t.comm = comm;
+    t.comm_name = comm_name;
+    t.alg = alg;
+    t.irregular = 1;
+    MPI_Comm_rank(comm, &t.rank);
+    MPI_Comm_size(comm, &t.size);
+    variant vs[NIT];
+    irregular_variants(cd, vs);
+    int roots[MAXP], nroots = 0;
+    if (on_split) {
+        roots[nroots++] = t.size / 2;
+    } else if (t.size <= 5) {
+        for (int r = 0; r < t.size; r++) roots[nroots++] = r;
+    } else {
+        roots_of(cd, t.size, roots);
+        nroots = 3;
+    }
+    for (int ri = 0; ri < nroots; ri++)
+        for (int g = 0; g < NGEN; g++)
+            for (int bi = 0; bi < NV(bs); bi++) {
+                t.root = roots[ri];
+                t.gen = g;
+                t.b = t.count = bs[bi];
+                if ((g == G_EMPTY && bi > 0) ||
+                    lone_repeats(g, t.root, t.size))
+                    continue;
+                int turn = g + bi + ri;
+                if (on_split) {
+                    if (bi == 1 && (g == G_RANDOM || g == G_TWO_BLOCKS ||
+                                    g == G_ONE_MIDDLE))
+                        run_irregular_case(&t, vs, 0, PL_PERM, 0, NR_NULL);
+                    continue;
+                }
+                run_irregular_case(&t, vs, 0, PL_ORDER, 0, NR_NULL);
+                run_irregular_case(&t, vs, 0, PL_GAPS + turn % (NPLACE - 1),
+                                   turn % 2, NR_POISON);
+                if (bi != 1) continue;
+                for (int vi = 1; vi < NIT; vi++)
+                    run_irregular_case(&t, vs, vi,
+                                       (turn + vi) % 2 ? PL_PERM : PL_ORDER,
+                                       (turn + vi / 2) % 2,
+                                       vi % 2 ? NR_NULL : NR_POISON);
+            }
+}
+
 static void run_all(const coll_desc *cd, MPI_Comm comm, const char *name,
                     int on_split) {
-    for (int a = 0; a < papc_algorithm_count(cd->coll); a++)
-        run_algorithm(cd, comm, name, papc_algorithm_get(cd->coll, a),
-                      on_split);
+    for (int a = 0; a < papc_algorithm_count(cd->coll); a++) {
+        const papc_algorithm_info *alg = papc_algorithm_get(cd->coll, a);
+        run_algorithm(cd, comm, name, alg, on_split);
+        if (cd->vector) run_irregular(cd, comm, name, alg, on_split);
+    }
     run_algorithm(cd, comm, name, NULL, on_split);
+    if (cd->vector) run_irregular(cd, comm, name, NULL, on_split);
 }
 
 int main(int argc, char **argv) {
@@ -755,6 +1095,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     make_types();
+    signal(SIGSEGV, on_crash);
+    signal(SIGBUS, on_crash);
     MPI_Op_create(usum_fn, 1, &user_ops[0]);
     MPI_Op_create(affine_fn, 0, &user_ops[1]);
     const coll_desc *cd = NULL;
