@@ -157,6 +157,21 @@ int papc_scatterv_alg(const void *sendbuf, const int sendcounts[],
  *   PAPC_SEGSIZE=<bytes>                segment size of segmented algorithms
  *                                       (default 8192; 0 = no segmentation).
  *   PAPC_GATHER_FIRST_SEGMENT=<bytes>   first part of linear_sync (1024).
+ *   PAPC_TUW_THRESHOLD=<bytes>          gatherv/scatterv size_aware_binomial:
+ *                                       a block, or a losing subtree, above
+ *                                       this many bytes goes straight to /
+ *                                       from the root instead of through the
+ *                                       tree (0 = never).  Default
+ *                                       2 * PAPC_ALPHA / PAPC_BETA.  Every
+ *                                       rank must see the same value (both
+ *                                       ends decide which messages go
+ *                                       directly), as for the two below.
+ *   PAPC_ALPHA=<seconds>                start-up latency α of a message
+ *                                       (default 0.8e-6, measured on the
+ *                                       development machine's shared
+ *                                       memory).
+ *   PAPC_BETA=<seconds per byte>        transfer time β per byte (default
+ *                                       1.3e-10, i.e. 7.7 GB/s).
  *   PAPC_VERBOSE=1                      print fall-backs to stderr.
  */
 

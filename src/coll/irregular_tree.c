@@ -55,7 +55,7 @@
  * Graceful degradation (§3, end; topo/irregular_tree.h): threshold T.
  * Forwarding m bytes once more costs β m; a message of its own costs the
  * root one start-up α.  A block, or a losing subtree, goes straight to the
- * root when β m > K α, i.e. m > T = K α / β.  K = PAPC_ITREE_K (below).
+ * root when β m > K α, i.e. m > T = K α / β, K = 2 (see below).
  * Every process decides from sizes it knows: its own block (non-root),
  * every block (root), a cube's M (the fixed roots and the gather root of
  * the loser, who learns it from the verdict).
@@ -65,19 +65,24 @@
 #include <string.h>
 #include "irregular_tree.h"
 
-/* α and β of the development machine (2 cores, Open MPI 4.1.4 shared
- * memory, P = 2 ping-pong with mpi_yield_when_idle 1, least squares over
- * 0 B - 1 MiB; see /tmp/tuw/pingpong.c in the issue-6 notes):
- *   mpirun -np 2 --mca mpi_yield_when_idle 1 ./pingpong
- * gave α ≈ 1.0 µs and β ≈ 0.5 ns/B (≈ 2 GB/s under load). */
-#define PAPC_ITREE_DEFAULT_ALPHA 1.0e-6
-#define PAPC_ITREE_DEFAULT_BETA 5.0e-10
-/* K: a direct message is worth it when the bytes it saves forwarding cost
- * more than K start-ups at the root.  A relayed block is copied twice at
- * each hop (packed into the relay's buffer, copied to the parent), and a
- * root message costs more than one α of matching and progress when many
- * arrive at once; K = 4 (measured, see the issue-6 report). */
-#define PAPC_ITREE_K 4.0
+/* α and β of the development machine (2 cores shared with other jobs,
+ * Open MPI 4.1.4 shared memory): P = 2 ping-pong, 2000 round trips per
+ * size, best of 15 trials; α = one-way time of 0 bytes, β = slope over
+ * 64 KiB - 1 MiB (MPI_Send/MPI_Recv of MPI_BYTE, 0 B - 1 MiB); 11 runs of
+ *   mpirun --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1 \
+ *          -np 2 ./pingpong
+ * gave α = 0.51 - 3.3 µs (median 0.78) and β = 0.088 - 0.30 ns/B (median
+ * 0.13, i.e. 7.7 GB/s): α/β ≈ 6 KB (2.7 - 8.9 KB).  The medians: */
+#define PAPC_ITREE_DEFAULT_ALPHA 0.8e-6
+#define PAPC_ITREE_DEFAULT_BETA 1.3e-10
+/* K: forwarding m bytes once more costs β m on that subtree's path (the
+ * relay receives them and sends them again; above the eager limit each
+ * hop also adds a rendezvous handshake), a direct message costs one α
+ * at the root.  The α lands on the root's critical path, while Lemma 1
+ * hides the forwarding behind the slower sibling subtree whenever that
+ * exists, so ask for a clear saving: direct when β m > 2 α.  With the
+ * defaults T = 2 α / β ≈ 12 KB (3000 ints). */
+#define PAPC_ITREE_K 2.0
 /* No relayed MPI_PACKED message may exceed an int count of bytes. */
 #define PAPC_ITREE_CAP ((int64_t)INT_MAX)
 
@@ -209,10 +214,7 @@ static int relay_forward(relay *R) {
     if (R->dir == PAPC_ITREE_GATHER)
         return papc_isend(c, R->buf, (int)R->bytes, MPI_PACKED, R->parent,
                           PAPC_ITREE_TAG_DATA, &R->out[R->nout++]);
-    int64_t own_off = 0;
-    for (int i = 0; i < R->nchild && R->kid[i].lo < c->rank; i++)
-        own_off += R->kid[i].bytes;
-    int rc = move_own(R, own_off);
+    int rc = MPI_SUCCESS;
     for (int round = MAX_CHILDREN - 1; round >= 0 && rc == MPI_SUCCESS;
          round--)
         for (int i = 0; i < R->nchild && rc == MPI_SUCCESS; i++)
@@ -221,7 +223,10 @@ static int relay_forward(relay *R) {
                                 (int)R->kid[i].bytes, MPI_PACKED,
                                 R->kid[i].src, PAPC_ITREE_TAG_DATA,
                                 &R->out[R->nout++]);
-    return rc;
+    int64_t own_off = 0; /* own block last: the children wait for theirs */
+    for (int i = 0; i < R->nchild && R->kid[i].lo < c->rank; i++)
+        own_off += R->kid[i].bytes;
+    return rc == MPI_SUCCESS ? move_own(R, own_off) : rc;
 }
 
 /* Between construction rounds: forward as soon as the inbound side is in. */

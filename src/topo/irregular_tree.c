@@ -50,7 +50,7 @@ papc_itree_verdict papc_itree_decide(const papc_itree_cube *lower,
     /* Lemma 1: the gather time estimate of a cube is M - m_g (the bytes
      * its gather root had to receive); the faster cube sends. */
     int64_t tl = lower->bytes - lower->own, tu = upper->bytes - upper->own;
-    v.upper_wins = tu > tl || (tu == tl && upper->bytes > lower->bytes);
+    v.upper_wins = tu > tl || (tu == tl && upper->bytes >= lower->bytes);
     const papc_itree_cube *win = v.upper_wins ? upper : lower;
     const papc_itree_cube *lose = v.upper_wins ? lower : upper;
     /* Relaying the loser's M bytes once more costs β M at the winner; a

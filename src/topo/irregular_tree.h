@@ -65,8 +65,11 @@ int papc_itree_block_direct(int64_t m, int64_t threshold, int64_t cap);
 
 /* The merge rule.  root_side: 0 when the given root lies in the lower
  * cube, 1 in the upper one, -1 in neither.  Ties of the estimate go to the
- * cube with more data (the smaller one sends, Lemma 1), then to the lower
- * cube — any rule works as long as every process applies the same one. */
+ * cube with more data (the smaller one sends, Lemma 1), then to the upper
+ * cube: its gather root is then its fixed root (the last rank), so with
+ * equal blocks no fixed root ever has to tell its gather root the verdict
+ * (one message step less per round).  Any rule works as long as every
+ * process applies the same one. */
 papc_itree_verdict papc_itree_decide(const papc_itree_cube *lower,
                                      const papc_itree_cube *upper,
                                      int root_side, int64_t threshold,

@@ -28,9 +28,11 @@
  * receive straight into the user's buffer), with gaps, reversed, permuted
  * (empty blocks' displacements pointing into other blocks) and with
  * negative displacements; derived types and types that differ per rank
- * with equal signatures; in place.  Non-roots pass NULL or poisoned
- * counts, displacements and root-side datatype, as MPI allows, so an
- * algorithm that reads them there fails.
+ * with equal signatures; in place; size_aware_binomial's threshold of
+ * graceful degradation at both extremes (PAPC_TUW_THRESHOLD 0 and 1).
+ * Non-roots pass NULL or poisoned counts, displacements and root-side
+ * datatype, as MPI allows, so an algorithm that reads them there fails;
+ * buffers carry 16 guard bytes before and after; a crash prints the case.
  */
 #include <ctype.h>
 #include <signal.h>
@@ -252,6 +254,9 @@ typedef struct tcase {
      * rank's types are then in own. */
     int odd_t, odd_m;
     variant own;
+    /* PAPC_TUW_THRESHOLD for the call (NULL: unset): size_aware_binomial's
+     * graceful-degradation threshold in bytes, "0" = a pure tree. */
+    const char *threshold;
 } tcase;
 
 #define ST(t) (types[(t)->v->st].t)
@@ -634,11 +639,13 @@ static void describe(const tcase *t, char *out, size_t len) {
                      "(odd ranks %dx%s)", t->odd_m, types[t->odd_t].name);
         snprintf(out, len,
                  "%s alg=%s P=%d comm=%s root=%d problem=%s b=%d "
-                 "place=%s type=%s inplace=%d nonroot_args=%s rank=%d",
+                 "place=%s type=%s inplace=%d nonroot_args=%s "
+                 "tuw_threshold=%s rank=%d",
                  coll_name(t), t->alg ? t->alg->name : "(plain)", t->size,
                  t->comm_name, t->root, gen_names[t->gen], t->b,
                  place_names[t->place], tname, t->inplace,
-                 nonroot_names[t->nonroot], t->rank);
+                 nonroot_names[t->nonroot],
+                 t->threshold ? t->threshold : "-", t->rank);
         return;
     }
     snprintf(out, len,
@@ -787,8 +794,11 @@ static void run_case(tcase *t) {
     else if (cd->vector) set_vector_layout(t);
     set_own_types(t);
     cd->sizes(t, &sn, &rn);
-    size_t sb = span_bytes(sn, t->v->st) + 16;
-    size_t rb = span_bytes(rn, t->v->rt) + 16;
+    /* 16 bytes past the data, and in the irregular plan 16 before it
+     * (buffers are passed at +lead), must stay as they were. */
+    size_t lead = t->irregular ? 16 : 0;
+    size_t sb = lead + span_bytes(sn, t->v->st) + 16;
+    size_t rb = lead + span_bytes(rn, t->v->rt) + 16;
     base_kind base = types[t->v->st].base;
     char *s[3], *r[3]; /* papcoll's, MPI's, the initial contents */
     for (int i = 0; i < 3; i++) {
@@ -805,15 +815,18 @@ static void run_case(tcase *t) {
     char var[64];
     coll_env_name(cd->coll, var, sizeof var);
     set_env("PAPC_SEGSIZE", t->seg);
+    set_env("PAPC_TUW_THRESHOLD", t->threshold);
     set_env(var, t->forced);
     op_saw_unknown_type = 0;
     traffic tr;
     traffic_begin(&tr, t, ++serial);
     note_case(t);
-    int rc = cd->run(t, t->alg ? RUN_ALG : RUN_PLAIN, s[0], r[0]);
+    int rc = cd->run(t, t->alg ? RUN_ALG : RUN_PLAIN, s[0] + lead,
+                     r[0] + lead);
     crash_note[0] = '\0';
     traffic_end(&tr, t, serial);
     set_env("PAPC_SEGSIZE", NULL);
+    set_env("PAPC_TUW_THRESHOLD", NULL);
     set_env(var, NULL);
     if (op_saw_unknown_type)
         fail(t, "the user op was called with a datatype the call never "
@@ -835,7 +848,8 @@ static void run_case(tcase *t) {
         /* A zero-size type moves nothing: the buffers must stay as they
          * were (no native run: Open MPI 4.1 corrupts them at 16 ranks). */
         int empty = t->v->st == T_EMPTY;
-        int mrc = empty ? MPI_SUCCESS : cd->run(t, RUN_NATIVE, s[1], r[1]);
+        int mrc = empty ? MPI_SUCCESS
+                        : cd->run(t, RUN_NATIVE, s[1] + lead, r[1] + lead);
         if (mrc != MPI_SUCCESS) fail(t, "native MPI returned %d", mrc);
         int untouched = rc != MPI_SUCCESS || empty;
         compare(t, "sendbuf", s[0], s[untouched ? 2 : 1], sb, base);
@@ -1016,8 +1030,12 @@ static void run_irregular_case(tcase *t, const variant *vs, int vi,
  * each problem, b and root: int blocks in rank order without gaps, with
  * NULL at non-roots; then another placement (rotating), in place or not
  * (alternating), with poisoned arguments at non-roots.  At b = 10 every
- * derived or mixed type too, placed in order or permuted.  On the split
- * halves a few problems at one root. */
+ * derived or mixed type too, placed in order or permuted.  Then
+ * size_aware_binomial's two extremes (other algorithms ignore the
+ * variable): threshold 0, a pure tree relaying even the b = 1000 blocks
+ * (k ints against k/2 int pairs), and 1 byte, every block straight to or
+ * from the root, at b = 10 (the strided vector).  On the split halves a
+ * few problems at one root. */
 static void run_irregular(const coll_desc *cd, MPI_Comm comm,
                           const char *comm_name,
                           const papc_algorithm_info *alg, int on_split) {
@@ -1061,6 +1079,13 @@ static void run_irregular(const coll_desc *cd, MPI_Comm comm,
                 run_irregular_case(&t, vs, 0, PL_ORDER, 0, NR_NULL);
                 run_irregular_case(&t, vs, 0, PL_GAPS + turn % (NPLACE - 1),
                                    turn % 2, NR_POISON);
+                if (bi != 0) {
+                    t.threshold = bi == 2 ? "0" : "1";
+                    run_irregular_case(&t, vs, bi == 2 ? 3 : 1,
+                                       PL_ORDER + turn % NPLACE, turn % 2,
+                                       (turn / 2) % 2 ? NR_NULL : NR_POISON);
+                    t.threshold = NULL;
+                }
                 if (bi != 1) continue;
                 for (int vi = 1; vi < NIT; vi++)
                     run_irregular_case(&t, vs, vi,
