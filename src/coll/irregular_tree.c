@@ -506,3 +506,77 @@ int papc_itree_layout(const papc_call *c, const papc_itree_root *plan,
     *derived = 1;
     return MPI_SUCCESS;
 }
+
+/* ---- the root ---------------------------------------------------------- */
+
+/* Posts one planned message: a receive into recvbuf (gatherv) or a send
+ * from sendbuf (scatterv). */
+static int root_post(const papc_call *c, papc_itree_dir dir,
+                     const papc_itree_root *plan, const papc_itree_msg *msg,
+                     MPI_Request *req) {
+    int gather = dir == PAPC_ITREE_GATHER;
+    const void *buf = gather ? c->recvbuf : c->sendbuf;
+    MPI_Datatype t = gather ? c->recvtype : c->sendtype;
+    char *addr;
+    int count, derived;
+    MPI_Datatype type;
+    int rc = papc_itree_layout(c, plan, msg, buf, t, &addr, &count, &type,
+                               &derived);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = gather ? papc_irecv(c, addr, count, type, msg->peer, msg->sub, req)
+                : papc_isend(c, addr, count, type, msg->peer, msg->sub, req);
+    if (derived) MPI_Type_free(&type); /* the pending request keeps it */
+    return rc;
+}
+
+/* Which plan entry to start i-th.  Gatherv: in plan order.  Scatterv:
+ * lone blocks first, then subtrees backwards (highest merge level first),
+ * so the deepest subtree starts relaying earliest. */
+static int root_order(const papc_itree_root *plan, papc_itree_dir dir,
+                      int nlone, int i) {
+    if (dir == PAPC_ITREE_GATHER || i < nlone) return i;
+    return plan->nmsg - 1 - (i - nlone);
+}
+
+static int root_own_block(const papc_call *c, papc_itree_dir dir) {
+    if (dir == PAPC_ITREE_GATHER)
+        return c->sendbuf == MPI_IN_PLACE
+                   ? MPI_SUCCESS
+                   : papc_copy(c->sendbuf, c->sendcount, c->sendtype,
+                               papc_elem(c->recvbuf, c->recvtype,
+                                         c->displs[c->root]),
+                               c->counts[c->root], c->recvtype);
+    return c->recvbuf == MPI_IN_PLACE
+               ? MPI_SUCCESS
+               : papc_copy(papc_elem(c->sendbuf, c->sendtype,
+                                     c->displs[c->root]),
+                           c->counts[c->root], c->sendtype, c->recvbuf,
+                           c->recvcount, c->recvtype);
+}
+
+int papc_itree_root_run(const papc_call *c, papc_itree_dir dir) {
+    papc_itree_root plan;
+    int rc = papc_itree_root_plan(
+        c, dir == PAPC_ITREE_GATHER ? c->recvtype : c->sendtype, &plan);
+    if (rc != MPI_SUCCESS) return rc;
+    MPI_Request *reqs =
+        malloc((size_t)(plan.nmsg ? plan.nmsg : 1) * sizeof *reqs);
+    if (!reqs) {
+        papc_itree_root_free(&plan);
+        return papc_error(MPI_ERR_NO_MEM, "%d requests", plan.nmsg);
+    }
+    int nlone = 0, n = 0;
+    while (nlone < plan.nmsg && plan.msg[nlone].round < 0) nlone++;
+    for (; n < plan.nmsg && rc == MPI_SUCCESS; n++)
+        rc = root_post(c, dir, &plan,
+                       &plan.msg[root_order(&plan, dir, nlone, n)], &reqs[n]);
+    /* The own block is copied while the messages are in flight. */
+    if (rc == MPI_SUCCESS) rc = root_own_block(c, dir);
+    if (rc == MPI_SUCCESS)
+        rc = papc_waitall(n, reqs);
+    else
+        papc_cleanup_requests(n, reqs);
+    free(reqs);
+    papc_itree_root_free(&plan);
+    return rc;
+}

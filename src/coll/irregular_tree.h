@@ -32,6 +32,12 @@ typedef enum papc_itree_dir { PAPC_ITREE_GATHER, PAPC_ITREE_SCATTER } papc_itree
  * distributed construction, and relaying its subtree. */
 int papc_itree_nonroot(const papc_call *c, papc_itree_dir dir);
 
+/* The root's whole part: builds its plan from the counts it holds,
+ * starts every message at once (receives into recvbuf for gatherv, sends
+ * from sendbuf for scatterv, straight at the displacements), copies its own
+ * block meanwhile, and waits. */
+int papc_itree_root_run(const papc_call *c, papc_itree_dir dir);
+
 /* One message at the root: its peer, the blocks (ranks, in rank order)
  * it carries, and its sub-tag. */
 typedef struct papc_itree_msg {
