@@ -291,7 +291,7 @@ static int check_case(demo *d, const coll_ops *ops, const kase *k,
     }
     rc = ops->call(d, k, alg);
     if (rc == MPI_ERR_UNSUPPORTED_OPERATION) {
-        snprintf(detail, DETAIL_LEN, "not implemented yet");
+        snprintf(detail, DETAIL_LEN, "unavailable (MPI_ERR_UNSUPPORTED_OPERATION)");
         return ST_PENDING;
     }
     if (rc != MPI_SUCCESS) {

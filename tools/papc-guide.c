@@ -321,7 +321,7 @@ typedef struct impl {
     const char *alg;   /* papcoll algorithm name (K_PAPC) */
     char name[64];     /* CSV name: MPI_Gather_padded, papc_basic_linear */
     char label[64];    /* table column header */
-    int available;     /* 0: a papcoll placeholder (not implemented yet) */
+    int available;     /* 0: the algorithm answered MPI_ERR_UNSUPPORTED_OPERATION */
     double *t;         /* this rank's times, then the max over ranks */
     stats s;
 } impl;
