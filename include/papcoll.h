@@ -148,6 +148,58 @@ int papc_scatterv_alg(const void *sendbuf, const int sendcounts[],
                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm, const char *algorithm);
 
+/* ---- Arrival monitor (the papers' PAT_* instrumentation) ---------------
+ *
+ * Arrival-aware algorithms (flag PAPC_FLAG_ARRIVAL_AWARE: sorted_linear,
+ * background_sorted_linear_sync, pre_reduced_ring, ...) serve the processes
+ * predicted to arrive first before the late ones.  Predictions come from a
+ * monitor thread per process that learns how far each process' computation
+ * has got and exchanges the estimates while the processes still compute:
+ *
+ *   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+ *   papc_monitor_init(MPI_COMM_WORLD);                 // PAT_Init
+ *   for (...) {
+ *       papc_processing_start();                       // PAT_ProcessingStart
+ *       compute_first_half();
+ *       papc_progress(0.5);                            // PAT_Edge(50 %)
+ *       compute_second_half();
+ *       papc_processing_end();                         // PAT_ProcessingEnd
+ *       papc_gather_alg(..., comm, "bsls");
+ *   }
+ *   papc_monitor_finalize();                           // PAT_Finalize
+ *
+ * Without papc_progress calls (an uninstrumented program) the monitor
+ * predicts each process' arrival from its history at the call site; without
+ * papc_monitor_init it starts at the first arrival-aware call.  Predictions
+ * serve calls on the monitor's communicator (the one given to
+ * papc_monitor_init, else the first arrival-aware call's); calls on other
+ * communicators run in rank order.  Arrival-aware calls on the monitor's
+ * communicator must be made in the same order on every process (as MPI asks
+ * of all collectives on a communicator).  The monitor thread needs
+ * MPI_THREAD_MULTIPLE; with less, papcoll says so once (rank 0, stderr) and
+ * the background_* algorithms run as their foreground twins.  A wrong or
+ * missing prediction may cost time, never a wrong result or a hang.
+ */
+
+/* Starts the monitor on comm (collective over comm; call once, after
+ * MPI_Init_thread).  Also fits the point-to-point cost model (α, β, γ)
+ * every process then agrees on.  MPI_ERR_OTHER if already started. */
+int papc_monitor_init(MPI_Comm comm);
+/* This process starts a computation phase (PAT_ProcessingStart). */
+int papc_processing_start(void);
+/* fraction (0 < fraction < 1) of this process' computation phase is done
+ * (PAT_Edge): the monitor extrapolates the arrival time and sends it to
+ * the other processes in the background.  Cheap: never blocks on MPI. */
+int papc_progress(double fraction);
+/* This process ends its computation phase (PAT_ProcessingEnd). */
+int papc_processing_end(void);
+/* Stops the monitor (collective over the monitor's communicator) and, with
+ * PAPC_REPORT=<file>, writes the straggler view (rank 0 writes for all).
+ * Called automatically at MPI_Finalize when the program does not. */
+int papc_monitor_finalize(void);
+/* 1 while a monitor thread runs in this process. */
+int papc_monitor_running(void);
+
 /* ---- Tuning ------------------------------------------------------------ */
 /* Environment variables read at every call:
  *   PAPC_<COLLECTIVE>_ALGORITHM=<name>  force the plain call's algorithm

@@ -6,9 +6,17 @@
 int papc_gather_basic_linear(const papc_call *c);
 int papc_gather_linear_sync(const papc_call *c);
 int papc_gather_binomial(const papc_call *c);
+int papc_gather_sorted_linear_sync(const papc_call *c);
+int papc_gather_background_sorted_linear_sync(const papc_call *c);
+int papc_gather_sorted_binomial(const papc_call *c);
+int papc_gather_background_sorted_binomial(const papc_call *c);
 
 int papc_scatter_basic_linear(const papc_call *c);
 int papc_scatter_binomial(const papc_call *c);
+int papc_scatter_sorted_linear(const papc_call *c);
+int papc_scatter_background_sorted_linear(const papc_call *c);
+int papc_scatter_sorted_binomial(const papc_call *c);
+int papc_scatter_background_sorted_binomial(const papc_call *c);
 
 int papc_bcast_basic_linear(const papc_call *c);
 int papc_bcast_chain(const papc_call *c);
@@ -27,6 +35,8 @@ int papc_allreduce_recursive_doubling(const papc_call *c);
 int papc_allreduce_ring(const papc_call *c);
 int papc_allreduce_segmented_ring(const papc_call *c);
 int papc_allreduce_rabenseifner(const papc_call *c);
+int papc_allreduce_sorted_linear_tree(const papc_call *c);
+int papc_allreduce_pre_reduced_ring(const papc_call *c);
 
 int papc_gatherv_basic_linear(const papc_call *c);
 int papc_gatherv_size_aware_binomial(const papc_call *c);

@@ -24,6 +24,16 @@ const papc_alg_desc papc_allreduce_algs[] = {
       "recursive-halving reduce-scatter, recursive-doubling allgather "
       "(Rabenseifner; MPICH, Open MPI)"},
      papc_allreduce_rabenseifner},
+    {{PAPC_ALLREDUCE, "sorted_linear_tree", "slt", PAPC_RESTRICT_COMMUTATIVE,
+      PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_SEGMENTED | PAPC_FLAG_NONBLOCKING,
+      "pipelined chain in predicted arrival order, reduce then override "
+      "(Proficz 2018 SLT)"},
+     papc_allreduce_sorted_linear_tree},
+    {{PAPC_ALLREDUCE, "pre_reduced_ring", "prr", PAPC_RESTRICT_COMMUTATIVE,
+      PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_NONBLOCKING,
+      "ring in predicted arrival order whose early ranks pre-reduce "
+      "segments before the late ones come (Proficz 2018 PRR)"},
+     papc_allreduce_pre_reduced_ring},
 };
 const int papc_allreduce_nalgs =
     sizeof papc_allreduce_algs / sizeof *papc_allreduce_algs;

@@ -13,5 +13,24 @@ const papc_alg_desc papc_gather_algs[] = {
       "in-order binomial tree, subtrees forward contiguous blocks (Open MPI "
       "binomial)"},
      papc_gather_binomial},
+    {{PAPC_GATHER, "sorted_linear_sync", "sls", 0,
+      PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_NONBLOCKING,
+      "linear_sync whose root asks the ranks in predicted arrival order "
+      "(Proficz 2020 SLS)"},
+     papc_gather_sorted_linear_sync},
+    {{PAPC_GATHER, "sorted_binomial", "sbn", 0, PAPC_FLAG_ARRIVAL_AWARE,
+      "binomial tree with the latest predicted ranks nearest the root "
+      "(Proficz 2020 SBN)"},
+     papc_gather_sorted_binomial},
+    {{PAPC_GATHER, "background_sorted_linear_sync", "bsls", 0,
+      PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_NONBLOCKING | PAPC_FLAG_BACKGROUND,
+      "sorted_linear_sync whose root side runs in the monitor thread, also "
+      "while the root computes (Proficz 2020 BSLS)"},
+     papc_gather_background_sorted_linear_sync},
+    {{PAPC_GATHER, "background_sorted_binomial", "bsbn", 0,
+      PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_BACKGROUND,
+      "sorted_binomial whose inner nodes receive in the monitor thread "
+      "(Proficz 2020 BSBN)"},
+     papc_gather_background_sorted_binomial},
 };
 const int papc_gather_nalgs = sizeof papc_gather_algs / sizeof *papc_gather_algs;

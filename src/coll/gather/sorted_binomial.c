@@ -1,0 +1,4 @@
+/* PLACEHOLDER (lead) — replaced by the helper who owns this file. */
+#include "../coll.h"
+int papc_gather_sorted_binomial(const papc_call *c) { (void)c; return papc_error(MPI_ERR_INTERN, "not built yet"); }
+int papc_gather_background_sorted_binomial(const papc_call *c) { (void)c; return papc_error(MPI_ERR_INTERN, "not built yet"); }
