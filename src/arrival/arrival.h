@@ -48,18 +48,27 @@ typedef struct papc_arrival {
     /* private to the runtime */
     double t_enter;
     int need;
+    int decider;
+    int site;
 } papc_arrival;
 
 /* Marks this rank's arrival at an arrival-aware call and fills *a.  Every
  * arrival-aware algorithm calls it first, on every rank, and
- * papc_arrival_end last (also on error).  decider: the rank that decides
- * the agreed order (the root, or 0 for allreduce); only used with AGREED,
- * ignored otherwise.  Returns an MPI error class (nothing to undo then). */
+ * papc_arrival_end last (also on error).  decider: the root of a rooted
+ * collective, 0 for allreduce -- the same on every rank: arrival notices
+ * go to it (it learns who is actually there) and with AGREED it decides
+ * the order for all.  Returns an MPI error class (nothing to undo then). */
 int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
                        papc_arrival *a);
 /* Marks this rank's exit, feeds the history predictor and the straggler
  * report, frees *a; returns rc unchanged. */
 int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc);
+
+/* Measurement hook (tools/papc-predict): moves up to max absolute arrival
+ * prediction errors (seconds) recorded at this process as a decider since
+ * the last call into errs; pred 0: progress estimates, 1: the history
+ * predictor.  Returns how many. */
+int papc_arrival_take_errors(int pred, double *errs, int max);
 
 /* ---- the background channel (the B* algorithms) ----------------------
  *
@@ -124,6 +133,10 @@ int papc_bg_ctx_send(papc_bg_ctx *ctx, int dest, int kind,
  * message (source, kind) of this epoch; as papc_bg_take. */
 int papc_bg_ctx_take(papc_bg_ctx *ctx, int source, int kind,
                      papc_bg_msg *m);
+
+/* Gives a message (taken with papc_bg_ctx_take) back to this process'
+ * mailbox, for its foreground to take. */
+void papc_bg_ctx_keep(papc_bg_ctx *ctx, papc_bg_msg *m);
 
 /* Kinds in use (one place, so they never collide). */
 enum {

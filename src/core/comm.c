@@ -27,7 +27,8 @@ static int ensure_keyval(void) {
                                   NULL);
 }
 
-int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq) {
+/* The state of user, created at the first call. */
+static int comm_state(MPI_Comm user, papc_comm_state **out) {
     papc_comm_state *s = NULL;
     int found = 0;
     PAPC_CHECK(ensure_keyval());
@@ -50,8 +51,24 @@ int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq) {
             return papc_mpi_error(rc, "MPI_Comm_set_attr");
         }
     }
+    *out = s;
+    return MPI_SUCCESS;
+}
+
+int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq) {
+    papc_comm_state *s;
+    int rc = comm_state(user, &s);
+    if (rc != MPI_SUCCESS) return rc;
     *priv = s->priv;
     *seq = s->seq++;
+    return MPI_SUCCESS;
+}
+
+int papc_private_comm_peek(MPI_Comm user, MPI_Comm *priv) {
+    papc_comm_state *s;
+    int rc = comm_state(user, &s);
+    if (rc != MPI_SUCCESS) return rc;
+    *priv = s->priv;
     return MPI_SUCCESS;
 }
 

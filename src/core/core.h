@@ -88,6 +88,9 @@ int papc_mpi_error(int code, const char *where);
 /* Private duplicate of user comm (cached as an attribute, freed with it);
  * *seq receives this comm's call sequence number (advanced per call). */
 int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq);
+/* The same private duplicate (created if needed) without advancing the
+ * call sequence: for the monitor, which must know which comm it serves. */
+int papc_private_comm_peek(MPI_Comm user, MPI_Comm *priv);
 /* Base tag of the seq-th call: messages of different calls never match. */
 int papc_call_tag(unsigned seq);
 

@@ -1,3 +1,208 @@
-/* PLACEHOLDER (lead) — replaced by the helper who owns this file. */
+/*
+ * pre_reduced_ring.c — allreduce pre_reduced_ring (PRR; Proficz, "Improving
+ * all-reduce collective operations for imbalanced process arrival
+ * patterns", J. Supercomput. 2018, Sect. 4.2, Fig. 7), and the segment
+ * schedule executor it shares with sorted_linear_tree.c.
+ *
+ * A ring allreduce over P segments whose ring runs in the agreed predicted
+ * arrival order (id = position in it, 0 earliest).  Process id performs
+ * k[id] "pre-steps": it starts k[id] steps ahead of a plain ring, so that
+ * early processes pass segments along and reduce them before the late ones
+ * come; k comes from the predicted arrivals a_i and tau, the time to send
+ * and reduce one segment (agreed model: alpha + seg_bytes (beta + gamma)).
+ * Reduce loop: each segment j travels sp_j -> sp_j + 1 -> ... -> rp_j =
+ * sp_j - 1, reduced at every hop; override loop: the result travels rp_j
+ * -> ... -> rp_j - 1.  With no predictions (no monitor: offsets unknown,
+ * rank order) k = 0 and this is exactly the ring of ring.c.  The schedule
+ * itself is built as data by src/topo/prr.c and proved free of deadlock
+ * and exact for every order and every valid k by the simulator of
+ * tests/unit/test_prr.c.
+ *
+ * Cost (balanced arrivals, k = 0): 2(P-1) alpha + 2 (P-1)/P n beta +
+ * (P-1)/P n gamma, as the ring; the same P(2P-2) messages for every k.
+ * When the last process is D late: a ring needs D + 2(P-1) tau; PRR lets
+ * the early processes work during D, the last one then does at least
+ * P-1 receive-and-reduce steps and sends k_0 + 1 segments through an
+ * override chain of P-1 hops.
+ *
+ * Corrections to Fig. 7 (each one is a bug of the printed pseudocode):
+ *  - lines 8-13 leave sp_j unassigned when the else branch runs and
+ *    advance i by one only: sp_j = the smallest i with i + k_i >= j.
+ *  - line 19 tests "(rp_si + P - 1) mod P != is" (a copy of line 25 with a
+ *    typo): in the reduce loop a process sends the segment on unless it
+ *    is the segment's last reducer, rp_si != id.
+ *  - the override loop starts where the reduce loop stopped (id + k_id),
+ *    a segment the process must receive; as every process does so, all
+ *    wait first and blocking receives deadlock (always, P >= 2).  It
+ *    starts with the last segment the process finished reducing,
+ *    id + 1 + k_{id+1} (mod P); then a pair's sends and receives walk the
+ *    same segments in the same order on each sub-tag.
+ *  - sends are non-blocking and read the user's buffer: before the
+ *    override loop overwrites segments, the reduce loop's sends are
+ *    completed (nothing can depend on the override loop there).
+ *  - k's recurrence (lines 1-6) compares with the LAST arrival a_{P-1};
+ *    unknown arrivals (INFINITY) count as the latest known one (late, but
+ *    no pre-steps for them and no inf - inf); k is always valid (k_{P-1}
+ *    = 0, steps of 0 or 1), which the schedule relies on (a larger jump
+ *    would make a pair's message order disagree).
+ *  - segments are whole elements; with count < P some are empty and their
+ *    messages are skipped on both sides.
+ *
+ * Testing knobs (same value on every rank; for tests only):
+ *   PAPC_PRR_TEST_OFFSETS="0,0,0.01,..."  predicted arrival offsets by rank
+ *       in seconds (empty/"-"/"inf": unknown) replacing the runtime's,
+ *       and the order derived from them (also read by sorted_linear_tree);
+ *   PAPC_PRR_TEST_K="2,1,0,..."  the pre-step vector by position in the
+ *       order (made valid first), replacing the computed one.
+ * PAPC_VERBOSE=1 prints the order and k on rank 0.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "../coll.h"
-int papc_allreduce_pre_reduced_ring(const papc_call *c) { (void)c; return papc_error(MPI_ERR_INTERN, "not built yet"); }
+#include "../../arrival/arrival.h"
+#include "topo/prr.h"
+
+/* Shared with sorted_linear_tree.c (prototype repeated there). */
+int papc_allreduce_run_segments(const papc_call *c, const int *order,
+                                int nseg, const papc_seg_step *steps,
+                                int nsteps);
+int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
+                                int *order, double *arrival);
+
+/* Runs one process' segment schedule on the user's buffers: the vector is
+ * copied to recvbuf (unless MPI_IN_PLACE) and reduced there; receives
+ * that reduce land in one temporary segment.  Peers are ids: order[id] is
+ * the rank. */
+int papc_allreduce_run_segments(const papc_call *c, const int *order,
+                                int nseg, const papc_seg_step *steps,
+                                int nsteps) {
+    MPI_Datatype t = c->sendtype;
+    int count = c->sendcount, maxlen = count / nseg + (count % nseg != 0);
+    papc_tmpbuf tmp = {NULL, NULL};
+    MPI_Request *reqs = malloc((size_t)(nsteps > 0 ? nsteps : 1) *
+                               sizeof *reqs);
+    if (!reqs) return papc_error(MPI_ERR_NO_MEM, "segment requests");
+    int rc = papc_tmpbuf_alloc(&tmp, t, (size_t)maxlen);
+    if (rc == MPI_SUCCESS && c->sendbuf != MPI_IN_PLACE)
+        rc = papc_copy(c->sendbuf, count, t, c->recvbuf, count, t);
+    int nreq = 0;
+    for (int i = 0; i < nsteps && rc == MPI_SUCCESS; i++) {
+        const papc_seg_step *s = &steps[i];
+        if (s->op == PAPC_SEG_WAIT_SENDS) {
+            rc = papc_waitall(nreq, reqs);
+            nreq = 0;
+            continue;
+        }
+        int off, len;
+        papc_seg_range(count, nseg, s->seg, &off, &len);
+        if (len == 0) continue;            /* skipped by both sides */
+        char *seg = papc_elem(c->recvbuf, t, off);
+        int peer = order[s->peer];
+        switch (s->op) {
+        case PAPC_SEG_SEND:
+            rc = papc_isend(c, seg, len, t, peer, s->sub, &reqs[nreq]);
+            if (rc == MPI_SUCCESS) nreq++;
+            break;
+        case PAPC_SEG_RECV_REDUCE:
+            rc = papc_recv(c, tmp.ptr, len, t, peer, s->sub);
+            if (rc == MPI_SUCCESS)
+                rc = papc_reduce_local(tmp.ptr, seg, len, t, c->op);
+            break;
+        case PAPC_SEG_RECV_COPY:
+            rc = papc_recv(c, seg, len, t, peer, s->sub);
+            break;
+        default:
+            rc = papc_error(MPI_ERR_INTERN, "bad schedule step");
+        }
+    }
+    if (rc == MPI_SUCCESS) rc = papc_waitall(nreq, reqs);
+    else papc_cleanup_requests(nreq, reqs);
+    papc_tmpbuf_free(&tmp);
+    free(reqs);
+    return rc;
+}
+
+/* The order and the predicted arrival of each process in it (arrival[i]
+ * of order[i]; INFINITY unknown) from the agreed view, or from
+ * PAPC_PRR_TEST_OFFSETS when set.  Identical on every rank. */
+int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
+                                int *order, double *arrival) {
+    int P = c->size;
+    const char *knob = getenv("PAPC_PRR_TEST_OFFSETS");
+    if (knob && *knob) {
+        double *off = malloc((size_t)P * sizeof *off);
+        if (!off) return papc_error(MPI_ERR_NO_MEM, "test offsets");
+        papc_parse_offsets(knob, P, off);
+        papc_order_by_offset(P, off, order);
+        for (int i = 0; i < P; i++) arrival[i] = off[order[i]];
+        free(off);
+        return MPI_SUCCESS;
+    }
+    if (!a->order || !a->offset)
+        return papc_error(MPI_ERR_INTERN, "no agreed arrival order");
+    for (int i = 0; i < P; i++) {
+        order[i] = a->order[i];
+        if (order[i] < 0 || order[i] >= P)
+            return papc_error(MPI_ERR_INTERN, "bad arrival order");
+        arrival[i] = a->offset[order[i]];
+    }
+    return MPI_SUCCESS;
+}
+
+static void print_view(const papc_call *c, const int *order, const int *k) {
+    const char *v = getenv("PAPC_VERBOSE");
+    if (!v || !*v || *v == '0' || c->rank != 0) return;
+    fprintf(stderr, "papcoll: pre_reduced_ring order");
+    for (int i = 0; i < c->size; i++) fprintf(stderr, " %d", order[i]);
+    fprintf(stderr, " k");
+    for (int i = 0; i < c->size; i++) fprintf(stderr, " %d", k[i]);
+    fprintf(stderr, "\n");
+}
+
+static int run_prr(const papc_call *c, const papc_arrival *a) {
+    int P = c->size, id = -1;
+    int *order = malloc((size_t)P * sizeof *order);
+    int *k = malloc((size_t)P * sizeof *k);
+    double *arrival = malloc((size_t)P * sizeof *arrival);
+    papc_seg_step *steps = malloc((size_t)PAPC_PRR_MAX_STEPS(P) *
+                                  sizeof *steps);
+    int rc = MPI_SUCCESS;
+    if (!order || !k || !arrival || !steps)
+        rc = papc_error(MPI_ERR_NO_MEM, "pre_reduced_ring schedule");
+    if (rc == MPI_SUCCESS) rc = papc_allreduce_arrival_view(c, a, order, arrival);
+    if (rc == MPI_SUCCESS) {
+        int maxlen = c->sendcount / P + (c->sendcount % P != 0);
+        double seg_bytes = (double)maxlen * (double)papc_type_size(c->sendtype);
+        double tau = a->alpha + seg_bytes * (a->beta + a->gamma);
+        papc_prr_presteps(P, arrival, tau, k);
+        const char *knob = getenv("PAPC_PRR_TEST_K");
+        if (knob && *knob) {
+            papc_parse_ints(knob, P, k);
+            papc_prr_k_normalise(P, k);
+        }
+        print_view(c, order, k);
+        for (int i = 0; i < P; i++)
+            if (order[i] == c->rank) id = i;
+        if (id < 0) rc = papc_error(MPI_ERR_INTERN, "rank not in the order");
+    }
+    if (rc == MPI_SUCCESS) {
+        int n = papc_prr_schedule(P, k, id, steps);
+        rc = papc_allreduce_run_segments(c, order, P, steps, n);
+    }
+    free(order);
+    free(k);
+    free(arrival);
+    free(steps);
+    return rc;
+}
+
+int papc_allreduce_pre_reduced_ring(const papc_call *c) {
+    papc_arrival a;
+    int rc = papc_arrival_begin(c, PAPC_ORDER_AGREED, 0, &a);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = run_prr(c, &a);
+    return papc_arrival_end(c, &a, rc);
+}

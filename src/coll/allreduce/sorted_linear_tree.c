@@ -1,3 +1,102 @@
-/* PLACEHOLDER (lead) — replaced by the helper who owns this file. */
+/*
+ * sorted_linear_tree.c — allreduce sorted_linear_tree (SLT; Proficz,
+ * "Improving all-reduce collective operations for imbalanced process
+ * arrival patterns", J. Supercomput. 2018, Sect. 4.1, Fig. 5).
+ *
+ * Open MPI's pipelined linear tree (chain) allreduce with the chain in the
+ * agreed predicted arrival order (id = position, 0 earliest): the vector
+ * is cut into S segments; in the reduce loop id 0 sends each segment to
+ * id 1, every other process receives it, reduces it into its own and
+ * sends it on; the last process, P-1, holds the result and sends it to
+ * 0, and the override loop passes it along 0 -> 1 -> ... -> P-2.  The
+ * earliest processes start the pipeline while the late ones still
+ * compute; the latest process joins at the end of the chain.
+ *
+ * Cost (balanced arrivals): a segment passes 2P-2 hops, so
+ * (2P - 3 + S)(alpha + (n/S)(beta + gamma)) for n bytes; when the last
+ * process is D late, about D + (P + S - 1) stage times (it reduces S
+ * segments, then the override chain of P-2 more hops).
+ *
+ * Departures from Fig. 5:
+ *  - segment count: the paper uses P segments; here S minimises the
+ *    pipeline time above under the agreed Hockney model (a.alpha, a.beta,
+ *    a.gamma): S = sqrt((2P - 3) n (beta + gamma) / alpha), at least P (the
+ *    paper's count), at most count (whole elements), see
+ *    papc_slt_segments in src/topo/prr.c.  (2P - 3 counts the override
+ *    chain too; the reduce chain alone, (P - 1 + S)(alpha + n beta / S),
+ *    gives sqrt((P - 1) n beta / alpha).)
+ *  - ring indices: line 6 is executed by every process (process 0 must
+ *    send, or nothing moves); for id = P-1 it sends to (P-1+1) mod P = 0,
+ *    which receives the result in the override loop (line 10) -- so that
+ *    message carries the override sub-tag.  P = 1: line 6 would send to
+ *    itself a message nobody receives; nothing is sent (the result is the
+ *    process' own data).  P = 2: correct as printed (0 -> 1 -> 0).
+ *  - non-blocking sends read the user's buffer: process 0 completes its
+ *    reduce-loop sends before the override loop overwrites its segments.
+ *  - empty segments (count < S cannot happen: S <= count) and count 0:
+ *    nothing is sent.
+ * The schedule is built by papc_slt_schedule (src/topo/prr.c) and checked
+ * free of deadlock and exact by the simulator of tests/unit/test_prr.c;
+ * it runs through the executor of pre_reduced_ring.c.  The testing knob
+ * PAPC_PRR_TEST_OFFSETS (see pre_reduced_ring.c) sets the order here too;
+ * PAPC_VERBOSE=1 prints the order and S on rank 0.
+ * Commutative ops only (the chain order is the arrival order).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "../coll.h"
-int papc_allreduce_sorted_linear_tree(const papc_call *c) { (void)c; return papc_error(MPI_ERR_INTERN, "not built yet"); }
+#include "../../arrival/arrival.h"
+#include "topo/prr.h"
+
+/* Defined in pre_reduced_ring.c. */
+int papc_allreduce_run_segments(const papc_call *c, const int *order,
+                                int nseg, const papc_seg_step *steps,
+                                int nsteps);
+int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
+                                int *order, double *arrival);
+
+static void print_view(const papc_call *c, const int *order, int S) {
+    const char *v = getenv("PAPC_VERBOSE");
+    if (!v || !*v || *v == '0' || c->rank != 0) return;
+    fprintf(stderr, "papcoll: sorted_linear_tree order");
+    for (int i = 0; i < c->size; i++) fprintf(stderr, " %d", order[i]);
+    fprintf(stderr, " segments %d\n", S);
+}
+
+static int run_slt(const papc_call *c, const papc_arrival *a) {
+    int P = c->size, id = -1;
+    int S = papc_slt_segments(P, c->sendcount,
+                              (double)papc_type_size(c->sendtype), a->alpha,
+                              a->beta, a->gamma);
+    int *order = malloc((size_t)P * sizeof *order);
+    double *arrival = malloc((size_t)P * sizeof *arrival);
+    papc_seg_step *steps = malloc((size_t)PAPC_SLT_MAX_STEPS(S) *
+                                  sizeof *steps);
+    int rc = MPI_SUCCESS;
+    if (!order || !arrival || !steps)
+        rc = papc_error(MPI_ERR_NO_MEM, "sorted_linear_tree schedule");
+    if (rc == MPI_SUCCESS) rc = papc_allreduce_arrival_view(c, a, order, arrival);
+    if (rc == MPI_SUCCESS) {
+        print_view(c, order, S);
+        for (int i = 0; i < P; i++)
+            if (order[i] == c->rank) id = i;
+        if (id < 0) rc = papc_error(MPI_ERR_INTERN, "rank not in the order");
+    }
+    if (rc == MPI_SUCCESS) {
+        int n = papc_slt_schedule(P, S, id, steps);
+        rc = papc_allreduce_run_segments(c, order, S, steps, n);
+    }
+    free(order);
+    free(arrival);
+    free(steps);
+    return rc;
+}
+
+int papc_allreduce_sorted_linear_tree(const papc_call *c) {
+    papc_arrival a;
+    int rc = papc_arrival_begin(c, PAPC_ORDER_AGREED, 0, &a);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = run_slt(c, &a);
+    return papc_arrival_end(c, &a, rc);
+}

@@ -17,10 +17,10 @@
  * neither side knows the other's type, so the split cannot be computed on
  * both sides independently.  The root therefore decides it and sends it in
  * the go-ahead: the go-ahead carries the split offset in bytes (one
- * int64) instead of being empty.  The sender cuts its block there in whole
- * sendtype elements; if the offset falls inside a sendtype element (types
- * of different sizes, e.g. 12-byte receive elements against 8-byte send
- * elements), it packs its block (MPI_Pack) and sends the two byte ranges as
+ * int64; INT64_MAX for one part) instead of being empty.  The sender cuts
+ * its block there in whole sendtype elements; if the offset falls inside a
+ * sendtype element (types of different sizes, e.g. 12-byte receive
+ * elements against 8-byte send elements), it packs its block (MPI_Pack) and sends the two byte ranges as
  * MPI_PACKED, which any type of the same signature may receive (packed
  * data are the native bytes on a homogeneous system, so the cut falls on a
  * boundary of the root's elements).  Ranks never need to agree on
@@ -35,59 +35,97 @@
  * block fits in the first part Open MPI still sends an empty second part,
  * we send nothing.  As in Open MPI's code (and the paper's description) the
  * second part is a non-blocking receive completed at the end, not a
- * blocking one.  Sub-tags: 0 go-ahead, 1 first part, 2 second part. */
+ * blocking one.  Sub-tags: 0 go-ahead, 1 first part, 2 second part.
+ *
+ * Both sides are exported (linear_sync.h) for sorted_linear_sync.c: SLS is
+ * this root loop in a predicted order, BSLS cuts its blocks the same way. */
 #include <stdlib.h>
 #include "../coll.h"
+#include "linear_sync.h"
 
 enum { SUB_GO = 0, SUB_FIRST = 1, SUB_SECOND = 2 };
 
-/* Byte offset where the second part starts; the whole block when the block
- * goes in one part.  Whole elements of the root's recvtype. */
+/* Byte offset where the second part starts, in whole elements of the
+ * root's recvtype; PAPC_LS_ONE_PART when the block goes in one part (the
+ * sender then sends its whole block in one message, so a sender whose
+ * block is larger than the root's gets MPI_ERR_TRUNCATE at the root, as
+ * with a plain receive, instead of leaving an unreceived second part). */
 static int64_t split_offset(const papc_call *c, size_t elem_size,
                             size_t block_bytes) {
     size_t split = c->first_segment / elem_size * elem_size;
-    if (split == 0 || split >= block_bytes) split = block_bytes;
+    if (split == 0 || split >= block_bytes) return PAPC_LS_ONE_PART;
     return (int64_t)split;
 }
 
 /* ---- non-root side ---- */
 
-/* The split falls inside a sendtype element: send the packed bytes. */
-static int send_packed_parts(const papc_call *c, int64_t split) {
+/* The split falls inside a sendtype element: the two byte ranges of the
+ * packed block. */
+static int cut_packed(const papc_call *c, int64_t split, papc_ls_parts *p) {
     int packsz = 0, pos = 0;
     PAPC_CHECK(MPI_Pack_size(c->sendcount, c->sendtype, c->comm, &packsz));
-    char *packed = malloc(packsz > 0 ? (size_t)packsz : 1);
-    if (!packed) return papc_error(MPI_ERR_NO_MEM, "linear_sync pack buffer");
-    int rc = MPI_Pack(c->sendbuf, c->sendcount, c->sendtype, packed, packsz,
-                      &pos, c->comm);
-    if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "MPI_Pack");
-    if (rc == MPI_SUCCESS)
-        rc = papc_send(c, packed, (int)split, MPI_PACKED, c->root, SUB_FIRST);
-    if (rc == MPI_SUCCESS)
-        rc = papc_send(c, packed + split, pos - (int)split, MPI_PACKED,
-                       c->root, SUB_SECOND);
-    free(packed);
+    p->packed = malloc(packsz > 0 ? (size_t)packsz : 1);
+    if (!p->packed) return papc_error(MPI_ERR_NO_MEM, "linear_sync pack buffer");
+    int rc = MPI_Pack(c->sendbuf, c->sendcount, c->sendtype, p->packed,
+                      packsz, &pos, c->comm);
+    if (rc != MPI_SUCCESS) {
+        papc_linear_sync_cut_free(p);
+        return papc_mpi_error(rc, "MPI_Pack");
+    }
+    p->n = 2;
+    p->buf[0] = p->packed;         p->count[0] = (int)split;
+    p->buf[1] = p->packed + split; p->count[1] = pos - (int)split;
+    p->type[0] = p->type[1] = MPI_PACKED;
+    return MPI_SUCCESS;
+}
+
+int papc_linear_sync_cut(const papc_call *c, int64_t split,
+                         papc_ls_parts *p) {
+    size_t esize = papc_type_size(c->sendtype);
+    int64_t block = (int64_t)c->sendcount * (int64_t)esize;
+    p->packed = NULL;
+    p->n = 1;
+    p->buf[0] = c->sendbuf; p->count[0] = c->sendcount;
+    p->type[0] = p->type[1] = c->sendtype;
+    if (split >= block) return MPI_SUCCESS;
+    if (split % (int64_t)esize != 0) return cut_packed(c, split, p);
+    int first = (int)(split / (int64_t)esize);
+    p->n = 2;
+    p->count[0] = first;
+    p->buf[1] = papc_elem(c->sendbuf, c->sendtype, first);
+    p->count[1] = c->sendcount - first;
+    return MPI_SUCCESS;
+}
+
+void papc_linear_sync_cut_free(papc_ls_parts *p) {
+    free(p->packed);
+    p->packed = NULL;
+}
+
+int papc_linear_sync_send(const papc_call *c) {
+    int64_t split;
+    papc_ls_parts p;
+    int rc = papc_recv(c, &split, 1, MPI_INT64_T, c->root, SUB_GO);
+    if (rc == MPI_SUCCESS) rc = papc_linear_sync_cut(c, split, &p);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = papc_send(c, p.buf[0], p.count[0], p.type[0], c->root, SUB_FIRST);
+    if (rc == MPI_SUCCESS && p.n == 2)
+        rc = papc_send(c, p.buf[1], p.count[1], p.type[1], c->root,
+                       SUB_SECOND);
+    papc_linear_sync_cut_free(&p);
     return rc;
 }
 
-static int send_to_root(const papc_call *c) {
-    int64_t split;
-    int rc = papc_recv(c, &split, 1, MPI_INT64_T, c->root, SUB_GO);
-    if (rc != MPI_SUCCESS) return rc;
-    size_t esize = papc_type_size(c->sendtype);
-    int64_t block = (int64_t)c->sendcount * (int64_t)esize;
-    if (split >= block)
-        return papc_send(c, c->sendbuf, c->sendcount, c->sendtype, c->root,
-                         SUB_FIRST);
-    if (split % (int64_t)esize != 0) return send_packed_parts(c, split);
-    int first = (int)(split / (int64_t)esize);
-    rc = papc_send(c, c->sendbuf, first, c->sendtype, c->root, SUB_FIRST);
-    if (rc != MPI_SUCCESS) return rc;
-    return papc_send(c, papc_elem(c->sendbuf, c->sendtype, first),
-                     c->sendcount - first, c->sendtype, c->root, SUB_SECOND);
-}
-
 /* ---- root side ---- */
+
+/* MPI_Wait rather than a waitall of one: a too long block is reported as
+ * MPI_ERR_TRUNCATE, not MPI_ERR_IN_STATUS. */
+static int wait_one(MPI_Request *req) {
+    int rc = MPI_Wait(req, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS) return MPI_SUCCESS;
+    papc_cleanup_requests(1, req);
+    return papc_mpi_error(rc, "MPI_Wait");
+}
 
 /* Rank i's turn: first part, go-ahead, second part posted (*second), wait
  * for the first part. */
@@ -103,33 +141,43 @@ static int take_block(const papc_call *c, int i, int64_t split, int first,
         rc = papc_irecv(c, papc_elem(slot, c->recvtype, first),
                         c->recvcount - first, c->recvtype, i, SUB_SECOND,
                         second);
-    if (rc == MPI_SUCCESS) return papc_waitall(1, &req);
+    if (rc == MPI_SUCCESS) return wait_one(&req);
     papc_cleanup_requests(1, &req);
     return rc;
 }
 
-static int gather_at_root(const papc_call *c) {
+int papc_linear_sync_root(const papc_call *c, const int *order) {
     size_t esize = papc_type_size(c->recvtype);
     int64_t split = split_offset(c, esize, (size_t)c->recvcount * esize);
-    int first = (int)(split / (int64_t)esize);
+    int first = split == PAPC_LS_ONE_PART ? c->recvcount
+                                          : (int)(split / (int64_t)esize);
     MPI_Request *second = malloc((size_t)c->size * sizeof *second);
     if (!second) return papc_error(MPI_ERR_NO_MEM, "linear_sync requests");
     for (int i = 0; i < c->size; i++) second[i] = MPI_REQUEST_NULL;
+    /* A rank whose block fails (too long: MPI_ERR_TRUNCATE) must not leave
+     * the ranks after it waiting for their go-ahead: every rank gets its
+     * turn, every posted second part is waited for, the first error is
+     * returned. */
     int rc = MPI_SUCCESS;
-    for (int i = 0; i < c->size && rc == MPI_SUCCESS; i++)
-        if (i != c->root) rc = take_block(c, i, split, first, &second[i]);
+    for (int k = 0; k < c->size; k++) {
+        int i = order ? order[k] : k, rc_i = MPI_SUCCESS;
+        if (i != c->root) rc_i = take_block(c, i, split, first, &second[i]);
+        if (rc == MPI_SUCCESS) rc = rc_i;
+    }
     if (rc == MPI_SUCCESS && c->sendbuf != MPI_IN_PLACE)
         rc = papc_copy(c->sendbuf, c->sendcount, c->sendtype,
                        papc_elem(c->recvbuf, c->recvtype,
                                  (MPI_Aint)c->root * c->recvcount),
                        c->recvcount, c->recvtype);
-    if (rc == MPI_SUCCESS) rc = papc_waitall(c->size, second);
-    else papc_cleanup_requests(c->size, second);
+    for (int i = 0; i < c->size; i++) {
+        int rc_i = wait_one(&second[i]);
+        if (rc == MPI_SUCCESS) rc = rc_i;
+    }
     free(second);
     return rc;
 }
 
 int papc_gather_linear_sync(const papc_call *c) {
-    if (c->rank != c->root) return send_to_root(c);
-    return gather_at_root(c);
+    if (c->rank != c->root) return papc_linear_sync_send(c);
+    return papc_linear_sync_root(c, NULL);
 }

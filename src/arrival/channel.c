@@ -1,0 +1,337 @@
+/*
+ * channel.c — the background channel of the B* algorithms: papc_bg_send
+ * delivers to the destination's monitor thread, which receives at once
+ * (also while its process computes) into the mailbox; the foreground takes
+ * with papc_bg_take; handlers run in the monitor thread.
+ *
+ * Wire format: ONE message per papc_bg_send on the monitor's data comm,
+ * tag TAG_BG: a 64-byte header (epoch, kind, hdr[4], sequence number,
+ * bytes) followed by the packed data.  Header and data in one message mean
+ * the foreground and the monitor thread of a process may both send to the
+ * same peer (MPI leaves the order of two threads' sends undefined) without
+ * a header ever being paired with the wrong data.  The per-destination
+ * sequence number keeps the order of messages with the same (epoch,
+ * source, kind) as the sender made them: a take picks the lowest sequence
+ * number present.
+ *
+ * The monitor thread never blocks on a send (MPI_Isend, tested in its
+ * poll loop): two monitors sending large messages to each other can never
+ * deadlock.  Handlers run one at a time from the thread's main loop; a
+ * message for a handler that comes while a handler waits in
+ * papc_bg_ctx_take is queued and handled after it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define HDR_BYTES 64
+enum { H_EPOCH, H_KIND, H_U0, H_U1, H_U2, H_U3, H_SEQ, H_BYTES };
+
+static papc_bg_handler handlers[ARR_MAX_KIND];
+
+struct papc_bg_ctx {
+    int epoch;
+};
+
+int papc_bg_register(int kind, papc_bg_handler h) {
+    if (kind < 1 || kind >= ARR_MAX_KIND)
+        return papc_error(MPI_ERR_ARG, "background kind %d out of range",
+                          kind);
+    handlers[kind] = h;
+    return MPI_SUCCESS;
+}
+
+int papc_bg_available(const papc_call *c) {
+    return papc_arr_served_cached(c);
+}
+
+/* ---- mailbox (mu held) ---- */
+
+static void append(mbox_msg **list, mbox_msg *mm) {
+    mm->next = NULL;
+    while (*list) list = &(*list)->next;
+    *list = mm;
+}
+
+/* Unlinks and returns the message of (epoch, source, kind) with the lowest
+ * sequence number (MPI_ANY_SOURCE: the first that came), or NULL. */
+static mbox_msg *find(mbox_msg **list, int epoch, int source, int kind) {
+    mbox_msg **best = NULL;
+    for (mbox_msg **p = list; *p; p = &(*p)->next) {
+        papc_bg_msg *m = &(*p)->m;
+        if (m->epoch != epoch || m->kind != kind) continue;
+        if (source == MPI_ANY_SOURCE) {
+            best = p;
+            break;
+        }
+        if (m->source != source) continue;
+        if (!best || (*p)->seq < (*best)->seq) best = p;
+    }
+    if (!best) return NULL;
+    mbox_msg *mm = *best;
+    *best = mm->next;
+    mm->next = NULL;
+    return mm;
+}
+
+static void free_list(mbox_msg **list) {
+    while (*list) {
+        mbox_msg *mm = *list;
+        *list = mm->next;
+        free(mm->m.data);
+        free(mm);
+    }
+}
+
+void papc_arr_free_mailbox(void) {
+    free_list(&papc_mon.mbox);
+    free_list(&papc_mon.pending);
+}
+
+void papc_arr_mailbox_gc(int before) {
+    pthread_mutex_lock(&papc_mon.mu);
+    for (mbox_msg **p = &papc_mon.mbox; *p;) {
+        mbox_msg *mm = *p;
+        if (mm->m.epoch < before) {
+            *p = mm->next;
+            free(mm->m.data);
+            free(mm);
+        } else {
+            p = &mm->next;
+        }
+    }
+    pthread_mutex_unlock(&papc_mon.mu);
+}
+
+/* ---- receiving (the thread) ---- */
+
+void papc_arr_on_data(int source, char *buf, int n) {
+    if (n < HDR_BYTES) {
+        free(buf);
+        return;
+    }
+    int64_t h[8];
+    memcpy(h, buf, sizeof h);
+    mbox_msg *mm = malloc(sizeof *mm);
+    int bytes = (int)h[H_BYTES];
+    if (!mm || bytes < 0 || bytes > n - HDR_BYTES) {
+        free(mm);
+        free(buf);
+        return;
+    }
+    mm->next = NULL;
+    mm->seq = (uint64_t)h[H_SEQ];
+    mm->m.source = source;
+    mm->m.kind = (int)h[H_KIND];
+    mm->m.epoch = (int)h[H_EPOCH];
+    for (int i = 0; i < 4; i++) mm->m.hdr[i] = h[H_U0 + i];
+    mm->m.bytes = bytes;
+    if (bytes > 0) {
+        memmove(buf, buf + HDR_BYTES, (size_t)bytes);
+        mm->m.data = buf;
+    } else {
+        mm->m.data = NULL;
+        free(buf);
+    }
+    int k = mm->m.kind;
+    pthread_mutex_lock(&papc_mon.mu);
+    if (k >= 1 && k < ARR_MAX_KIND && handlers[k] && !papc_mon.quit)
+        append(&papc_mon.pending, mm);
+    else
+        append(&papc_mon.mbox, mm);
+    pthread_cond_broadcast(&papc_mon.cv);
+    pthread_mutex_unlock(&papc_mon.mu);
+}
+
+int papc_arr_run_handlers(void) {
+    int did = 0;
+    for (;;) {
+        pthread_mutex_lock(&papc_mon.mu);
+        mbox_msg *mm = papc_mon.pending;
+        if (mm) papc_mon.pending = mm->next;
+        pthread_mutex_unlock(&papc_mon.mu);
+        if (!mm) return did;
+        did++;
+        papc_bg_ctx ctx = {mm->m.epoch};
+        papc_mon.in_handler = 1;
+        int keep = handlers[mm->m.kind](&ctx, &mm->m);
+        papc_mon.in_handler = 0;
+        if (keep) {
+            pthread_mutex_lock(&papc_mon.mu);
+            append(&papc_mon.mbox, mm);
+            pthread_cond_broadcast(&papc_mon.cv);
+            pthread_mutex_unlock(&papc_mon.mu);
+        } else {
+            free(mm);  /* the handler freed the data */
+        }
+    }
+}
+
+/* ---- sending ---- */
+
+/* A message: header + room for nbytes of data. */
+static char *new_message(int epoch, int kind, const int64_t hdr[4], int dest,
+                         int nbytes) {
+    char *out = malloc((size_t)HDR_BYTES + (size_t)nbytes);
+    if (!out) return NULL;
+    int64_t h[8] = {epoch, kind, 0, 0, 0, 0, 0, nbytes};
+    if (hdr)
+        for (int i = 0; i < 4; i++) h[H_U0 + i] = hdr[i];
+    pthread_mutex_lock(&papc_mon.mu);
+    h[H_SEQ] = (int64_t)papc_mon.send_seq[dest]++;
+    pthread_mutex_unlock(&papc_mon.mu);
+    memcpy(out, h, sizeof h);
+    memset(out + sizeof h, 0, HDR_BYTES - sizeof h);
+    return out;
+}
+
+int papc_bg_send(const papc_call *c, const papc_arrival *a, int dest,
+                 int kind, const int64_t hdr[4], const void *buf, int count,
+                 MPI_Datatype t) {
+    if (!a->bg || !papc_mon.running)
+        return papc_error(MPI_ERR_INTERN, "no background channel");
+    if (dest < 0 || dest >= c->size)
+        return papc_error(MPI_ERR_RANK, "background send to rank %d", dest);
+    int psize = 0;
+    PAPC_CHECK(MPI_Pack_size(count, t, papc_mon.data, &psize));
+    char *out = new_message(a->epoch, kind, hdr, dest, psize);
+    if (!out) return papc_error(MPI_ERR_NO_MEM, "background message");
+    int pos = 0;
+    int rc = count > 0 ? MPI_Pack(buf, count, t, out + HDR_BYTES, psize, &pos,
+                                  papc_mon.data)
+                       : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        int64_t b = pos;
+        memcpy(out + H_BYTES * sizeof(int64_t), &b, sizeof b);
+        rc = MPI_Send(out, HDR_BYTES + pos, MPI_BYTE, dest, TAG_BG,
+                      papc_mon.data);
+    }
+    free(out);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS
+                             : papc_mpi_error(rc, "background send");
+}
+
+int papc_bg_take(const papc_call *c, const papc_arrival *a, int source,
+                 int kind, papc_bg_msg *m) {
+    (void)c;
+    if (!a->bg) return papc_error(MPI_ERR_INTERN, "no background channel");
+    pthread_mutex_lock(&papc_mon.mu);
+    for (;;) {
+        mbox_msg *mm = find(&papc_mon.mbox, a->epoch, source, kind);
+        if (mm) {
+            pthread_mutex_unlock(&papc_mon.mu);
+            *m = mm->m;
+            free(mm);
+            return MPI_SUCCESS;
+        }
+        if (!papc_mon.running || papc_mon.quit) {
+            pthread_mutex_unlock(&papc_mon.mu);
+            return papc_error(MPI_ERR_OTHER, "monitor stopped while "
+                              "waiting for a background message");
+        }
+        /* The thread polls faster while we wait; the timeout only bounds
+         * a missed wake-up. */
+        papc_mon.fg_waiting++;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 2000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&papc_mon.cv, &papc_mon.mu, &ts);
+        papc_mon.fg_waiting--;
+    }
+}
+
+int papc_bg_unpack(const papc_bg_msg *m, void *buf, int count,
+                   MPI_Datatype t) {
+    size_t tsize = papc_type_size(t);
+    if (m->bytes == 0) return MPI_SUCCESS;
+    if (tsize == 0 || (size_t)m->bytes > (size_t)count * tsize)
+        return papc_error(MPI_ERR_TRUNCATE, "background message of %d bytes "
+                          "does not fit %d elements", m->bytes, count);
+    if ((size_t)m->bytes % tsize != 0)
+        return papc_error(MPI_ERR_TYPE, "background message of %d bytes is "
+                          "not a whole number of elements", m->bytes);
+    int pos = 0;
+    PAPC_CHECK(MPI_Unpack(m->data, m->bytes, &pos, buf,
+                          (int)((size_t)m->bytes / tsize), t, papc_mon.data));
+    return MPI_SUCCESS;
+}
+
+void papc_bg_msg_free(papc_bg_msg *m) {
+    free(m->data);
+    m->data = NULL;
+    m->bytes = 0;
+}
+
+/* ---- handler context (the thread) ---- */
+
+int papc_bg_ctx_rank(const papc_bg_ctx *ctx) { (void)ctx; return papc_mon.rank; }
+int papc_bg_ctx_size(const papc_bg_ctx *ctx) { (void)ctx; return papc_mon.size; }
+int papc_bg_ctx_epoch(const papc_bg_ctx *ctx) { return ctx->epoch; }
+
+void papc_bg_ctx_order(papc_bg_ctx *ctx, int *order) {
+    double *off = malloc((size_t)papc_mon.size * sizeof *off);
+    int known;
+    if (!off) {
+        for (int i = 0; i < papc_mon.size; i++) order[i] = i;
+        return;
+    }
+    pthread_mutex_lock(&papc_mon.mu);
+    papc_arr_form(ctx->epoch, order, off, &known);
+    pthread_mutex_unlock(&papc_mon.mu);
+    free(off);
+}
+
+int papc_bg_ctx_send(papc_bg_ctx *ctx, int dest, int kind,
+                     const int64_t hdr[4], const void *bytes, int nbytes) {
+    if (dest < 0 || dest >= papc_mon.size || nbytes < 0)
+        return papc_error(MPI_ERR_ARG, "background send to rank %d", dest);
+    char *out = new_message(ctx->epoch, kind, hdr, dest, nbytes);
+    if (!out) return papc_error(MPI_ERR_NO_MEM, "background message");
+    if (nbytes > 0) memcpy(out + HDR_BYTES, bytes, (size_t)nbytes);
+    return papc_arr_isend(out, HDR_BYTES + nbytes, dest, TAG_BG,
+                          papc_mon.data);
+}
+
+int papc_bg_ctx_take(papc_bg_ctx *ctx, int source, int kind,
+                     papc_bg_msg *m) {
+    double nap = 5e-6;
+    for (;;) {
+        pthread_mutex_lock(&papc_mon.mu);
+        mbox_msg *mm = find(&papc_mon.mbox, ctx->epoch, source, kind);
+        if (!mm) mm = find(&papc_mon.pending, ctx->epoch, source, kind);
+        int quit = papc_mon.quit;
+        pthread_mutex_unlock(&papc_mon.mu);
+        if (mm) {
+            *m = mm->m;
+            free(mm);
+            return MPI_SUCCESS;
+        }
+        if (quit)
+            return papc_error(MPI_ERR_OTHER, "monitor stopped while a "
+                              "handler waited for a message");
+        if (papc_arr_poll()) nap = 5e-6;
+        else if ((nap *= 2) > 50e-6) nap = 50e-6;
+        papc_arr_idle_sleep(nap);
+    }
+}
+
+void papc_bg_ctx_keep(papc_bg_ctx *ctx, papc_bg_msg *m) {
+    (void)ctx;
+    mbox_msg *mm = malloc(sizeof *mm);
+    if (!mm) {
+        papc_bg_msg_free(m);
+        return;
+    }
+    mm->m = *m;
+    mm->seq = 0;
+    m->data = NULL;
+    pthread_mutex_lock(&papc_mon.mu);
+    append(&papc_mon.mbox, mm);
+    pthread_cond_broadcast(&papc_mon.cv);
+    pthread_mutex_unlock(&papc_mon.mu);
+}

@@ -1,0 +1,366 @@
+/*
+ * exchange.c — the clock-free exchange of arrival estimates, the arrival
+ * notices, the orders (LOCAL and AGREED) and PAPC_ARRIVAL_FAULT:
+ * papc_arrival_begin / papc_arrival_end.
+ *
+ * Estimates.  A process that knows when it will arrive at its next
+ * arrival-aware call (epoch n) -- from papc_progress, extrapolated as
+ * remaining = (t - t0)(1 - f)/f, or from the history predictor at its
+ * previous exit -- has its monitor thread send `remaining` (seconds from
+ * now) to every peer on ctl.  The receiving monitor stamps its own receive
+ * time tr and keeps tr + remaining: a prediction in ITS OWN clock.  No two
+ * clocks are ever compared; the error is the message latency (microseconds)
+ * plus the monitor's poll delay (<= 1 ms).
+ *
+ * Notices.  At papc_arrival_begin every rank but the decider sends the
+ * decider (epoch, need) on ctl; the decider's monitor stamps the arrival
+ * in its clock.  Predictions and actual arrivals live in a window of
+ * ARR_WINDOW epochs per rank (slots).
+ *
+ * Orders.  Formed where the order is needed, from the slots of that epoch:
+ * a rank that arrived counts at its arrival time; else its prediction
+ * (progress before history), but never earlier than now (a rank predicted
+ * in the past that has not arrived is late now); else unknown, last, in
+ * rank order; ties by rank (src/topo/order.c).
+ *  - LOCAL (root of SLIN/SLS/scatter SBN): the root's foreground forms it
+ *    at once from what its monitor knows.  No message, no wait.
+ *  - AGREED: the decider decides ONCE per epoch, at the first of: its
+ *    monitor receiving the first AGREED notice of that epoch, or its own
+ *    foreground arriving.  The decision (known, order, offsets) goes on
+ *    dec with tag = epoch to every other rank; each waits in begin for
+ *    that one message only -- for the decider's decision, never for a slow
+ *    rank's estimate.  This replaces the papers' blocking MPI_Allgather
+ *    per iteration.  As every rank of an AGREED call sends its notice
+ *    before waiting, the decision is always made: no hang.
+ *
+ * PAPC_ARRIVAL_FAULT=reverse|random|missing|stale perturbs the formed order
+ * (reverse it / shuffle it with the epoch as seed / ignore predictions /
+ * use the previous epoch's predictions) where it is formed, so an agreed
+ * order stays agreed.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static int dec_tag(int epoch) { return 1 + epoch % 32000; }
+
+arr_slot *papc_arr_slot(int rank, int epoch, int create) {
+    if (epoch < 0 || rank < 0 || rank >= papc_mon.size) return NULL;
+    arr_slot *s = &papc_mon.slots[rank * ARR_WINDOW + epoch % ARR_WINDOW];
+    if (s->epoch == epoch) return s;
+    if (!create) return NULL;
+    s->epoch = epoch;
+    for (int p = 0; p < PRED_N; p++) s->pred[p] = NAN;
+    s->arrived = NAN;
+    s->accounted = 0;
+    return s;
+}
+
+void papc_arr_store_pred(int rank, int epoch, int pred, double t) {
+    if (pred < 0 || pred >= PRED_N) return;
+    arr_slot *s = papc_arr_slot(rank, epoch, 1);
+    if (s && isnan(s->arrived)) s->pred[pred] = t;
+}
+
+static double predicted(int rank, int epoch) {
+    if (papc_mon.fault == FAULT_MISSING) return NAN;
+    if (papc_mon.fault == FAULT_STALE) epoch--;
+    arr_slot *s = papc_arr_slot(rank, epoch, 0);
+    if (!s) return NAN;
+    return !isnan(s->pred[PRED_PROGRESS]) ? s->pred[PRED_PROGRESS]
+                                          : s->pred[PRED_HISTORY];
+}
+
+void papc_arr_form(int epoch, int *order, double *offset, int *known) {
+    int n = papc_mon.size;
+    double now = papc_arr_now();
+    /* offset doubles as the time vector, then becomes the offsets. */
+    double *t = offset;
+    for (int r = 0; r < n; r++) {
+        arr_slot *s = papc_arr_slot(r, epoch, 0);
+        if (s && !isnan(s->arrived) && papc_mon.fault != FAULT_MISSING) {
+            t[r] = s->arrived;
+            continue;
+        }
+        if (s && !isnan(s->arrived)) { /* missing: arrivals stay known */
+            t[r] = s->arrived;
+            continue;
+        }
+        double p = predicted(r, epoch);
+        t[r] = isnan(p) ? INFINITY : (p < now ? now : p);
+    }
+    *known = papc_order_from_times(n, t, order);
+    papc_order_offsets(n, t, offset);
+    if (papc_mon.fault == FAULT_REVERSE) {
+        papc_order_reverse(n, order);
+        papc_order_reassign_offsets(n, order, offset);
+    } else if (papc_mon.fault == FAULT_RANDOM) {
+        papc_order_shuffle(n, order, (uint64_t)epoch + 1);
+        papc_order_reassign_offsets(n, order, offset);
+    }
+}
+
+/* ---- decisions ---- */
+
+static arr_decision *find_decision(int epoch) {
+    for (arr_decision *d = papc_mon.decisions; d; d = d->next)
+        if (d->epoch == epoch) return d;
+    return NULL;
+}
+
+/* Forms and records the decision of epoch (mu held); NULL: no memory. */
+static arr_decision *decide(int epoch) {
+    int n = papc_mon.size;
+    arr_decision *d = calloc(1, sizeof *d);
+    if (d) {
+        d->order = malloc((size_t)n * sizeof *d->order);
+        d->offset = malloc((size_t)n * sizeof *d->offset);
+    }
+    if (!d || !d->order || !d->offset) {
+        if (d) { free(d->order); free(d->offset); free(d); }
+        return NULL;
+    }
+    d->epoch = epoch;
+    papc_arr_form(epoch, d->order, d->offset, &d->known);
+    d->next = papc_mon.decisions;
+    papc_mon.decisions = d;
+    return d;
+}
+
+/* The decision as one message: known, order[n], offset[n] (doubles). */
+static double *encode(const arr_decision *d) {
+    int n = papc_mon.size;
+    double *m = malloc((size_t)(1 + 2 * n) * sizeof *m);
+    if (!m) return NULL;
+    m[0] = d->known;
+    for (int i = 0; i < n; i++) {
+        m[1 + i] = d->order[i];
+        m[1 + n + i] = d->offset[i];
+    }
+    return m;
+}
+
+static void drop_old_decisions(int before) {
+    for (arr_decision **p = &papc_mon.decisions; *p;) {
+        arr_decision *d = *p;
+        if (d->taken && d->epoch < before) {
+            *p = d->next;
+            free(d->order);
+            free(d->offset);
+            free(d);
+        } else {
+            p = &d->next;
+        }
+    }
+}
+
+void papc_arr_free_decisions(void) {
+    while (papc_mon.decisions) {
+        arr_decision *d = papc_mon.decisions;
+        papc_mon.decisions = d->next;
+        free(d->order);
+        free(d->offset);
+        free(d);
+    }
+}
+
+/* ---- the thread's side ---- */
+
+void papc_arr_on_ctl(int source, int tag, const double *m) {
+    int epoch = (int)m[0];
+    double now = papc_arr_now();
+    if (tag == TAG_EST) {
+        pthread_mutex_lock(&papc_mon.mu);
+        papc_arr_store_pred(source, epoch, (int)m[2], now + m[1]);
+        pthread_mutex_unlock(&papc_mon.mu);
+        return;
+    }
+    if (tag != TAG_NOTICE) return;
+    int need = (int)m[1];
+    double *msg = NULL;
+    pthread_mutex_lock(&papc_mon.mu);
+    arr_slot *s = papc_arr_slot(source, epoch, 1);
+    if (s && isnan(s->arrived)) {
+        s->arrived = now;
+        for (int p = 0; p < PRED_N; p++)
+            if (!isnan(s->pred[p]))
+                papc_arr_log_error(p, fabs(now - s->pred[p]));
+        papc_arr_rec_arrival(source, epoch, now);
+    }
+    if (need == PAPC_ORDER_AGREED && !find_decision(epoch)) {
+        arr_decision *d = decide(epoch);
+        if (d) msg = encode(d);
+    }
+    pthread_mutex_unlock(&papc_mon.mu);
+    if (!msg) return;
+    int n = papc_mon.size, bytes = (1 + 2 * n) * (int)sizeof *msg;
+    for (int r = 0; r < n; r++) {
+        if (r == papc_mon.rank) continue;
+        double *copy = malloc((size_t)bytes);
+        if (!copy) continue;  /* the receiver would hang: see below */
+        memcpy(copy, msg, (size_t)bytes);
+        papc_arr_isend(copy, bytes, r, dec_tag(epoch), papc_mon.dec);
+    }
+    free(msg);
+}
+
+/* ---- the foreground's side ---- */
+
+static void rank_order(papc_arrival *a) {
+    for (int i = 0; i < a->size; i++) {
+        a->order[i] = i;
+        a->offset[i] = INFINITY;
+    }
+    a->known = 0;
+}
+
+static int agreed_as_decider(const papc_call *c, papc_arrival *a) {
+    int n = c->size;
+    double *msg = NULL;
+    pthread_mutex_lock(&papc_mon.mu);
+    arr_decision *d = find_decision(a->epoch);
+    int mine = d == NULL;
+    if (mine) d = decide(a->epoch);
+    if (d) {
+        d->taken = 1;
+        memcpy(a->order, d->order, (size_t)n * sizeof *a->order);
+        memcpy(a->offset, d->offset, (size_t)n * sizeof *a->offset);
+        a->known = d->known;
+        if (mine) msg = encode(d);
+    }
+    pthread_mutex_unlock(&papc_mon.mu);
+    if (!d) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
+    if (!mine) return MPI_SUCCESS;
+    if (!msg) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
+    MPI_Request *req = malloc((size_t)n * sizeof *req);
+    if (!req) {
+        free(msg);
+        return papc_error(MPI_ERR_NO_MEM, "arrival decision");
+    }
+    int nreq = 0, rc = MPI_SUCCESS;
+    for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
+        if (r != c->rank)
+            rc = MPI_Isend(msg, 1 + 2 * n, MPI_DOUBLE, r, dec_tag(a->epoch),
+                           papc_mon.dec, &req[nreq++]);
+    if (rc == MPI_SUCCESS) rc = MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    else papc_cleanup_requests(nreq, req);
+    free(req);
+    free(msg);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS
+                             : papc_mpi_error(rc, "arrival decision send");
+}
+
+static int agreed_from_decider(const papc_call *c, int decider,
+                               papc_arrival *a) {
+    int n = c->size;
+    double *m = malloc((size_t)(1 + 2 * n) * sizeof *m);
+    if (!m) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
+    int rc = MPI_Recv(m, 1 + 2 * n, MPI_DOUBLE, decider, dec_tag(a->epoch),
+                      papc_mon.dec, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS) {
+        a->known = (int)m[0];
+        for (int i = 0; i < n; i++) {
+            a->order[i] = (int)m[1 + i];
+            a->offset[i] = m[1 + n + i];
+        }
+    }
+    free(m);
+    if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "arrival decision");
+    return MPI_SUCCESS;
+}
+
+int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
+                       papc_arrival *a) {
+    double t = papc_arr_now();
+    memset(a, 0, sizeof *a);
+    a->size = c->size;
+    a->alpha = 0.8e-6;
+    a->beta = 1.3e-10;
+    a->gamma = 2.5e-10;
+    a->epoch = -1;
+    a->t_enter = t;
+    a->need = (int)need;
+    a->decider = decider;
+    a->site = -1;
+    if (need != PAPC_ORDER_NONE) {
+        a->order = malloc((size_t)c->size * sizeof *a->order);
+        a->offset = malloc((size_t)c->size * sizeof *a->offset);
+        if (!a->order || !a->offset) {
+            free(a->order);
+            free(a->offset);
+            a->order = NULL;
+            a->offset = NULL;
+            return papc_error(MPI_ERR_NO_MEM, "arrival order");
+        }
+        rank_order(a);
+    }
+    int served = 0;
+    int rc = papc_arr_served(c, &served);
+    if (rc != MPI_SUCCESS || !served) {
+        if (rc != MPI_SUCCESS) papc_arrival_end(c, a, rc);
+        return rc;
+    }
+    a->alpha = papc_mon.alpha;
+    a->beta = papc_mon.beta;
+    a->gamma = papc_mon.gamma;
+    a->bg = 1;
+    a->epoch = papc_mon.epoch_next++;
+    papc_arr_note_algorithm();
+
+    pthread_mutex_lock(&papc_mon.mu);
+    a->site = papc_arr_site(c);
+    papc_arr_history_arrive(a->site, t);
+    if (c->rank == decider) {
+        arr_slot *s = papc_arr_slot(c->rank, a->epoch, 1);
+        if (s) s->arrived = t;
+        if (a->site >= 0) papc_arr_rec_open(a->epoch, a->site);
+    }
+    pthread_mutex_unlock(&papc_mon.mu);
+
+    if (c->rank != decider) {
+        double m[4] = {a->epoch, (double)need, 0, 0};
+        rc = MPI_Send(m, (int)sizeof m, MPI_BYTE, decider, TAG_NOTICE,
+                      papc_mon.ctl);
+        if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "arrival notice");
+    }
+    if (rc == MPI_SUCCESS && need == PAPC_ORDER_LOCAL) {
+        pthread_mutex_lock(&papc_mon.mu);
+        papc_arr_form(a->epoch, a->order, a->offset, &a->known);
+        pthread_mutex_unlock(&papc_mon.mu);
+    } else if (rc == MPI_SUCCESS && need == PAPC_ORDER_AGREED) {
+        rc = c->rank == decider ? agreed_as_decider(c, a)
+                                : agreed_from_decider(c, decider, a);
+    }
+    if (rc == MPI_SUCCESS && a->order &&
+        !papc_order_is_permutation(c->size, a->order))
+        rc = papc_error(MPI_ERR_INTERN, "arrival order is not a permutation");
+    if (rc != MPI_SUCCESS) papc_arrival_end(c, a, rc);
+    return rc;
+}
+
+int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
+    if (a->epoch >= 0 && papc_mon.running) {
+        double t = papc_arr_now();
+        papc_mon.t_last_exit = t;
+        papc_mon.t_phase = t;
+        papc_mon.last_site = a->site;
+        if (c->rank == a->decider) {
+            papc_mon.last_coll = (int)c->coll;
+            papc_mon.last_decided_site = a->site;
+        }
+        pthread_mutex_lock(&papc_mon.mu);
+        double rem = papc_arr_history_next(a->site);
+        drop_old_decisions(a->epoch - ARR_WINDOW);
+        pthread_mutex_unlock(&papc_mon.mu);
+        papc_arr_mailbox_gc(a->epoch - 4);
+        if (!isnan(rem))
+            papc_arr_command(a->epoch + 1, PRED_HISTORY, rem, t);
+        a->epoch = -1;  /* ending twice (error path) is harmless */
+    }
+    free(a->order);
+    free(a->offset);
+    a->order = NULL;
+    a->offset = NULL;
+    return rc;
+}

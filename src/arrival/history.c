@@ -1,0 +1,125 @@
+/*
+ * history.c — the call sites and the history predictor for programs that
+ * never call papc_progress.
+ *
+ * A call site is (collective, root, bytes, comm size) on the served comm.
+ * At each arrival the compute time since this process' previous exit
+ * (t_enter - t_last_exit) updates an exponentially weighted mean kept at
+ * the site arrived at (weight PAPC_HISTORY_WEIGHT, default 0.25), and the
+ * previous site remembers that this one followed it.  At each exit the
+ * process predicts its next arrival: the site that followed this one last
+ * time, its mean compute time from now.  The monitor sends that like a
+ * progress estimate (exchange.c); a progress report for the same epoch
+ * supersedes it at the receivers.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static long long site_bytes(const papc_call *c) {
+    int root = c->rank == c->root;
+    switch (c->coll) {
+    case PAPC_GATHER:
+        return root ? (long long)c->recvcount * (long long)papc_type_size(c->recvtype)
+                    : (long long)c->sendcount * (long long)papc_type_size(c->sendtype);
+    case PAPC_SCATTER:
+        return root ? (long long)c->sendcount * (long long)papc_type_size(c->sendtype)
+                    : (long long)c->recvcount * (long long)papc_type_size(c->recvtype);
+    case PAPC_GATHERV:
+        return root ? -1 : (long long)c->sendcount * (long long)papc_type_size(c->sendtype);
+    case PAPC_SCATTERV:
+        return root ? -1 : (long long)c->recvcount * (long long)papc_type_size(c->recvtype);
+    default:
+        return (long long)c->sendcount * (long long)papc_type_size(c->sendtype);
+    }
+}
+
+int papc_arr_site(const papc_call *c) {
+    long long bytes = site_bytes(c);
+    for (int i = 0; i < papc_mon.nsites; i++) {
+        arr_site *s = &papc_mon.sites[i];
+        if (s->coll == (int)c->coll && s->root == c->root &&
+            s->bytes == bytes && s->size == c->size)
+            return i;
+    }
+    if (papc_mon.nsites == papc_mon.capsites) {
+        int cap = papc_mon.capsites ? 2 * papc_mon.capsites : 8;
+        arr_site *n = realloc(papc_mon.sites, (size_t)cap * sizeof *n);
+        if (!n) return -1;
+        papc_mon.sites = n;
+        papc_mon.capsites = cap;
+    }
+    arr_site *s = &papc_mon.sites[papc_mon.nsites];
+    memset(s, 0, sizeof *s);
+    s->last = calloc((size_t)c->size, sizeof *s->last);
+    if (!s->last) return -1;
+    s->coll = (int)c->coll;
+    s->root = c->root;
+    s->bytes = bytes;
+    s->size = c->size;
+    s->compute_mean = NAN;
+    s->next = -1;
+    return papc_mon.nsites++;
+}
+
+static double weight(void) {
+    static double w = -1;
+    if (w < 0) {
+        const char *s = getenv("PAPC_HISTORY_WEIGHT");
+        w = s && *s ? strtod(s, NULL) : 0.25;
+        if (!(w > 0 && w <= 1)) w = 0.25;
+    }
+    return w;
+}
+
+void papc_arr_history_arrive(int site, double t_enter) {
+    if (site < 0) return;
+    arr_site *s = &papc_mon.sites[site];
+    if (!isnan(papc_mon.t_last_exit)) {
+        double compute = t_enter - papc_mon.t_last_exit;
+        s->compute_mean = papc_ewma(s->compute_mean, s->compute_n, compute,
+                                    weight());
+        s->compute_n++;
+    }
+    if (papc_mon.last_site >= 0) papc_mon.sites[papc_mon.last_site].next = site;
+}
+
+double papc_arr_history_next(int site) {
+    if (site < 0) return NAN;
+    int n = papc_mon.sites[site].next;
+    if (n < 0 || papc_mon.sites[n].compute_n == 0) return NAN;
+    return papc_mon.sites[n].compute_mean;
+}
+
+void papc_arr_log_error(int pred, double err) {
+    enum { MAX_LOG = 1 << 20 };
+    if (papc_mon.err_log_n[pred] == papc_mon.err_log_cap[pred]) {
+        int cap = papc_mon.err_log_cap[pred] ? 2 * papc_mon.err_log_cap[pred]
+                                              : 1024;
+        if (cap > MAX_LOG) return;
+        double *n = realloc(papc_mon.err_log[pred], (size_t)cap * sizeof *n);
+        if (!n) return;
+        papc_mon.err_log[pred] = n;
+        papc_mon.err_log_cap[pred] = cap;
+    }
+    papc_mon.err_log[pred][papc_mon.err_log_n[pred]++] = err;
+}
+
+int papc_arrival_take_errors(int pred, double *errs, int max) {
+    if (pred < 0 || pred >= PRED_N) return 0;
+    pthread_mutex_lock(&papc_mon.mu);
+    int n = papc_mon.err_log_n[pred];
+    if (n > max) n = max;
+    if (n > 0) memcpy(errs, papc_mon.err_log[pred], (size_t)n * sizeof *errs);
+    papc_mon.err_log_n[pred] = 0;
+    pthread_mutex_unlock(&papc_mon.mu);
+    return n;
+}
+
+void papc_arr_free_sites(void) {
+    for (int i = 0; i < papc_mon.nsites; i++) free(papc_mon.sites[i].last);
+    free(papc_mon.sites);
+    papc_mon.sites = NULL;
+    papc_mon.nsites = papc_mon.capsites = 0;
+}

@@ -1,0 +1,200 @@
+/*
+ * internal.h — the arrival runtime's own state, shared by the files of
+ * src/arrival/ and nothing else (coll/ sees arrival.h only).
+ *
+ * One monitor per process (papc_mon).  Threads: the foreground (the
+ * program's thread making papcoll calls) and the monitor thread.  Every
+ * field marked [mu] is read and written under papc_mon.mu; fields marked
+ * [fg] belong to the foreground, [th] to the thread, [ro] are fixed while
+ * the monitor runs.
+ *
+ * Communicators (duplicates of the served comm, made at start):
+ *   ctl   estimates and arrival notices (tiny, any thread sends, the
+ *         monitor thread alone receives) and FIN at shutdown;
+ *   dec   agreed decisions (the decider's monitor or foreground sends, the
+ *         other ranks' foregrounds receive, tag = epoch);
+ *   data  the background channel (any thread sends, the monitor thread
+ *         alone receives) and the warm-up.
+ */
+#ifndef PAPC_ARRIVAL_INTERNAL_H
+#define PAPC_ARRIVAL_INTERNAL_H
+
+#include <pthread.h>
+#include "arrival.h"
+#include "topo/order.h"
+
+#define ARR_WINDOW 32        /* epochs of predictions kept per rank */
+#define ARR_MAX_KIND 64
+
+/* Message tags on ctl and data. */
+enum { TAG_EST = 1, TAG_NOTICE = 2, TAG_FIN = 3, TAG_BG = 4, TAG_WARM = 5,
+       TAG_FIT = 6 };
+
+/* Predictors. */
+enum { PRED_PROGRESS = 0, PRED_HISTORY = 1, PRED_N = 2 };
+
+/* PAPC_ARRIVAL_FAULT */
+enum { FAULT_NONE = 0, FAULT_REVERSE, FAULT_RANDOM, FAULT_MISSING,
+       FAULT_STALE };
+
+/* What this process knows of one rank's arrival at one epoch. */
+typedef struct arr_slot {
+    int epoch;               /* -1: empty */
+    double pred[PRED_N];     /* predicted arrival, this process' clock; NAN */
+    double arrived;          /* notice received (decider) / own arrival; NAN */
+    int accounted;           /* error already counted for the report */
+} arr_slot;
+
+/* An agreed decision formed at the decider, until its foreground takes it. */
+typedef struct arr_decision {
+    struct arr_decision *next;
+    int epoch;
+    int taken;               /* the decider's foreground has it */
+    int known;
+    int *order;
+    double *offset;
+} arr_decision;
+
+/* A background message in the mailbox (or waiting for its handler). */
+typedef struct mbox_msg {
+    struct mbox_msg *next;
+    papc_bg_msg m;
+    uint64_t seq;            /* sender's sequence number to this process */
+} mbox_msg;
+
+/* A non-blocking send of the monitor thread, with the buffer it owns. */
+typedef struct send_req {
+    struct send_req *next;
+    MPI_Request req;
+    void *buf;
+} send_req;
+
+/* A command from the foreground to the thread: send an estimate. */
+typedef struct arr_cmd {
+    int epoch, pred;
+    double remaining;        /* seconds from t_cmd */
+    double t_cmd;
+} arr_cmd;
+#define ARR_CMDQ 64
+
+/* One call site (collective, root, bytes, comm size): the history
+ * predictor's mean compute time before it and, at the decider, the
+ * straggler view. */
+typedef struct arr_site {
+    int coll, root, size;
+    long long bytes;
+    /* history [fg] */
+    double compute_mean;     /* EWMA of compute time before arriving here */
+    long compute_n;
+    int next;                /* index of the site that followed, -1 */
+    /* report [mu]: counted at the decider */
+    long calls;              /* calls this process decided (was decider) */
+    const char *algs[4];     /* distinct algorithm names seen */
+    double err_sum[PRED_N], err_max[PRED_N];
+    long err_n[PRED_N];
+    int *last;               /* [size]: times rank r arrived last */
+    long complete;           /* epochs with every arrival seen */
+} arr_site;
+
+/* An epoch this process decides (it is the decider) and still accounts
+ * for in the report: which site, how many arrivals seen. */
+typedef struct arr_epoch_rec {
+    struct arr_epoch_rec *next;
+    int epoch, site, seen;
+    int last_rank;
+    double last_time;
+} arr_epoch_rec;
+
+typedef struct papc_monitor {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;        /* mailbox / decision changes */
+    pthread_t thread;
+    int running;              /* [mu] thread up and serving */
+    int quit;                 /* [mu] foreground asks the thread to stop */
+    int no_thread;            /* [fg] known: no MPI_THREAD_MULTIPLE */
+    int user_finalized;       /* [fg] no lazy restart after finalize */
+    int instance;             /* [fg] counts starts */
+    MPI_Comm served;          /* [fg] the private comm whose calls we serve */
+    MPI_Comm ctl, dec, data;  /* [ro] */
+    int rank, size;           /* [ro] */
+    double alpha, beta, gamma;/* [ro] agreed cost model */
+    int fault;                /* [ro] PAPC_ARRIVAL_FAULT */
+    /* foreground */
+    int epoch_next;           /* [fg] epoch of the next call on served */
+    double t_phase;           /* [fg] start of the current compute phase */
+    double t_last_exit;       /* [fg] NAN before the first call */
+    int last_site;            /* [fg] site of the last exit, -1 */
+    int last_coll;            /* [fg] collective of the last decided call */
+    int last_decided_site;    /* [fg] site whose algorithm name is pending */
+    /* shared */
+    arr_slot *slots;          /* [mu] size * ARR_WINDOW */
+    arr_decision *decisions;  /* [mu] */
+    arr_epoch_rec *recs;      /* [mu] */
+    mbox_msg *mbox;           /* [mu] for the foreground / ctx_take */
+    mbox_msg *pending;        /* [mu] waiting for their handler */
+    uint64_t *send_seq;       /* [mu] per destination */
+    arr_cmd cmdq[ARR_CMDQ];   /* [mu] */
+    int ncmd;                 /* [mu] */
+    int fg_waiting;           /* [mu] foreground blocks on the mailbox */
+    arr_site *sites;          /* [mu] */
+    int nsites, capsites;     /* [mu] */
+    /* thread */
+    send_req *sends;          /* [th] */
+    int in_handler;           /* [th] */
+    double *err_log[PRED_N];  /* [mu] errors for papc_arrival_take_errors */
+    int err_log_n[PRED_N], err_log_cap[PRED_N];
+} papc_monitor;
+
+extern papc_monitor papc_mon;
+
+/* monitor.c */
+double papc_arr_now(void);
+/* 1 when c's comm is served (agreed; may start the monitor lazily,
+ * collectively over c->comm, at the first arrival-aware call). */
+int papc_arr_served(const papc_call *c, int *served);
+/* The cached answer only (0 before the first arrival-aware call on c). */
+int papc_arr_served_cached(const papc_call *c);
+/* Foreground: queue an estimate for the thread to send ("remaining"
+ * seconds from local time t, for epoch). */
+void papc_arr_command(int epoch, int pred, double remaining, double t);
+/* Thread-side: one round of receiving (ctl and data) and testing sends;
+ * returns the number of things done.  Handlers are not run here. */
+int papc_arr_poll(void);
+/* Thread-side: a non-blocking send whose buffer (malloc'ed) the monitor
+ * frees when it completes. */
+int papc_arr_isend(void *buf, int bytes, int dest, int tag, MPI_Comm comm);
+void papc_arr_idle_sleep(double seconds);
+
+/* exchange.c */
+void papc_arr_on_ctl(int source, int tag, const double *msg);   /* [th] */
+void papc_arr_store_pred(int rank, int epoch, int pred, double t);  /* mu */
+arr_slot *papc_arr_slot(int rank, int epoch, int create);           /* mu */
+/* Forms the order of epoch e from what this process knows (mu held). */
+void papc_arr_form(int epoch, int *order, double *offset, int *known);
+void papc_arr_free_decisions(void);
+
+/* channel.c */
+void papc_arr_on_data(int source, char *buf, int bytes);   /* [th] */
+int papc_arr_run_handlers(void);                           /* [th] */
+void papc_arr_free_mailbox(void);
+/* Foreground, at exit: drop unclaimed messages of epochs before before. */
+void papc_arr_mailbox_gc(int before);
+
+/* history.c */
+int papc_arr_site(const papc_call *c);          /* mu held */
+void papc_arr_history_arrive(int site, double t_enter);
+/* After an exit at site: the predicted compute time before the next
+ * arrival-aware call (NAN when unknown). */
+double papc_arr_history_next(int site);
+void papc_arr_log_error(int pred, double err);  /* mu held */
+void papc_arr_free_sites(void);
+
+/* report.c */
+/* The decider's bookkeeping of an epoch (mu held). */
+void papc_arr_rec_open(int epoch, int site);
+void papc_arr_rec_arrival(int rank, int epoch, double t);
+void papc_arr_note_algorithm(void);             /* [fg] */
+int papc_arr_report(void);                      /* collective over ctl */
+void papc_arr_free_recs(void);
+
+#endif

@@ -1,0 +1,557 @@
+/*
+ * monitor.c — the monitor thread of a process and its lifecycle: start
+ * (papc_monitor_init or lazily at the first arrival-aware call on a comm
+ * congruent to MPI_COMM_WORLD), the agreement on which comm is served, the
+ * warm-up and cost-model fit, the polling loop, the instrumentation API
+ * (the papers' PAT_* calls: Fig. 3-4 of pap-scatter-gather, Fig. 4 of
+ * pap-allreduce) and the shutdown, also from MPI_Finalize through a delete
+ * callback of an MPI_COMM_SELF attribute.
+ *
+ * Departures from the papers: the thread never blocks in a collective
+ * (no MPI_Allgather per iteration: estimates are point-to-point messages
+ * that receivers stamp with their own clock, see exchange.c), and it never
+ * busy-waits: it polls its receives (MPI_Improbe) and its command queue
+ * and sleeps between polls, 20 us after activity doubling up to 1 ms when
+ * idle (50 us while the foreground waits on the mailbox).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "internal.h"
+
+papc_monitor papc_mon = {
+    .mu = PTHREAD_MUTEX_INITIALIZER,
+    .cv = PTHREAD_COND_INITIALIZER,
+    .last_site = -1,
+    .last_decided_site = -1,
+};
+
+static int fin_ctl, fin_data;          /* [th] FINs received at shutdown */
+static int served_gone;                /* [fg] the served comm was freed */
+static int served_key = MPI_KEYVAL_INVALID;
+static int self_key = MPI_KEYVAL_INVALID;
+static int warned;
+
+#define NAP_MIN 20e-6
+#define NAP_MAX 1e-3
+#define NAP_WAITING 50e-6
+
+double papc_arr_now(void) { return MPI_Wtime(); }
+
+void papc_arr_idle_sleep(double seconds) {
+    struct timespec ts;
+    ts.tv_sec = (time_t)seconds;
+    ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+    nanosleep(&ts, NULL);
+}
+
+static double env_double(const char *name, double dflt) {
+    const char *s = getenv(name);
+    if (!s || !*s) return dflt;
+    char *end;
+    double v = strtod(s, &end);
+    return end == s ? dflt : v;
+}
+
+/* ---- the served-comm agreement, cached on the private comm ---- */
+
+typedef struct served_attr {
+    int instance;
+    int served;
+} served_attr;
+
+static int delete_served(MPI_Comm comm, int key, void *attr, void *extra) {
+    (void)key; (void)extra;
+    /* The served comm is freed: the monitor keeps its own duplicates, but
+     * a new comm may get the same handle, so stop matching it. */
+    if (papc_mon.running && comm == papc_mon.served) served_gone = 1;
+    free(attr);
+    return MPI_SUCCESS;
+}
+
+static int set_served_attr(MPI_Comm priv, int served) {
+    if (served_key == MPI_KEYVAL_INVALID)
+        PAPC_CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN,
+                                          delete_served, &served_key, NULL));
+    served_attr *a = malloc(sizeof *a);
+    if (!a) return papc_error(MPI_ERR_NO_MEM, "served attribute");
+    a->instance = papc_mon.instance;
+    a->served = served;
+    int rc = MPI_Comm_set_attr(priv, served_key, a);
+    if (rc != MPI_SUCCESS) {
+        free(a);
+        return papc_mpi_error(rc, "MPI_Comm_set_attr");
+    }
+    return MPI_SUCCESS;
+}
+
+static int served_now(const served_attr *a, MPI_Comm comm) {
+    return a->served && papc_mon.running && !served_gone &&
+           a->instance == papc_mon.instance && comm == papc_mon.served;
+}
+
+int papc_arr_served_cached(const papc_call *c) {
+    served_attr *a = NULL;
+    int found = 0;
+    if (served_key == MPI_KEYVAL_INVALID) return 0;
+    if (MPI_Comm_get_attr(c->comm, served_key, &a, &found) != MPI_SUCCESS ||
+        !found)
+        return 0;
+    return served_now(a, c->comm);
+}
+
+static int mon_start(MPI_Comm priv);
+
+int papc_arr_served(const papc_call *c, int *served) {
+    served_attr *a = NULL;
+    int found = 0;
+    *served = 0;
+    if (served_key != MPI_KEYVAL_INVALID)
+        PAPC_CHECK(MPI_Comm_get_attr(c->comm, served_key, &a, &found));
+    if (found) {
+        *served = served_now(a, c->comm);
+        return MPI_SUCCESS;
+    }
+    /* First arrival-aware call on this comm: agree (every rank of it) on
+     * whether the monitor serves it, or should start on it now. */
+    int cmp = MPI_UNEQUAL;
+    MPI_Comm_compare(c->comm, MPI_COMM_WORLD, &cmp);
+    int mine[2];
+    mine[0] = papc_mon.running && !served_gone && papc_mon.served == c->comm;
+    mine[1] = !papc_mon.running && !papc_mon.no_thread &&
+              !papc_mon.user_finalized && cmp == MPI_CONGRUENT &&
+              !(getenv("PAPC_MONITOR") && !strcmp(getenv("PAPC_MONITOR"), "0"));
+    PAPC_CHECK(MPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_INT, MPI_MIN,
+                             c->comm));
+    if (mine[1]) {
+        int rc = mon_start(c->comm);
+        if (rc != MPI_SUCCESS) return rc;
+        mine[0] = papc_mon.running;
+    }
+    int rc = set_served_attr(c->comm, mine[0]);
+    if (rc != MPI_SUCCESS) return rc;
+    *served = mine[0];
+    return MPI_SUCCESS;
+}
+
+/* ---- sends of the thread ---- */
+
+int papc_arr_isend(void *buf, int bytes, int dest, int tag, MPI_Comm comm) {
+    send_req *s = malloc(sizeof *s);
+    if (!s) {
+        free(buf);
+        return papc_error(MPI_ERR_NO_MEM, "monitor send");
+    }
+    int rc = MPI_Isend(buf, bytes, MPI_BYTE, dest, tag, comm, &s->req);
+    if (rc != MPI_SUCCESS) {
+        free(buf);
+        free(s);
+        return papc_mpi_error(rc, "MPI_Isend (monitor)");
+    }
+    s->buf = buf;
+    s->next = papc_mon.sends;
+    papc_mon.sends = s;
+    return MPI_SUCCESS;
+}
+
+static int test_sends(void) {
+    int done = 0;
+    for (send_req **p = &papc_mon.sends; *p;) {
+        int flag = 0;
+        MPI_Test(&(*p)->req, &flag, MPI_STATUS_IGNORE);
+        if (flag) {
+            send_req *s = *p;
+            *p = s->next;
+            free(s->buf);
+            free(s);
+            done++;
+        } else {
+            p = &(*p)->next;
+        }
+    }
+    return done;
+}
+
+/* ---- receiving ---- */
+
+#define POLL_BATCH 64
+
+int papc_arr_poll(void) {
+    int did = 0;
+    for (int i = 0; i < POLL_BATCH; i++) {
+        int flag = 0;
+        MPI_Message msg;
+        MPI_Status st;
+        if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, papc_mon.ctl, &flag,
+                        &msg, &st) != MPI_SUCCESS || !flag)
+            break;
+        double m[4] = {0, 0, 0, 0};
+        MPI_Mrecv(m, (int)sizeof m, MPI_BYTE, &msg, &st);
+        if (st.MPI_TAG == TAG_FIN) fin_ctl++;
+        else papc_arr_on_ctl(st.MPI_SOURCE, st.MPI_TAG, m);
+        did++;
+    }
+    for (int i = 0; i < POLL_BATCH; i++) {
+        int flag = 0, n = 0;
+        MPI_Message msg;
+        MPI_Status st;
+        if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, papc_mon.data, &flag,
+                        &msg, &st) != MPI_SUCCESS || !flag)
+            break;
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        char *buf = malloc(n > 0 ? (size_t)n : 1);
+        if (!buf) { /* cannot hold it: receive nothing, drop the message */
+            char dummy;
+            MPI_Mrecv(&dummy, 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+            continue;
+        }
+        MPI_Mrecv(buf, n, MPI_BYTE, &msg, &st);
+        if (st.MPI_TAG == TAG_FIN) {
+            fin_data++;
+            free(buf);
+        } else if (st.MPI_TAG == TAG_BG) {
+            papc_arr_on_data(st.MPI_SOURCE, buf, n);  /* takes buf */
+        } else {
+            free(buf);
+        }
+        did++;
+    }
+    return did + test_sends();
+}
+
+/* ---- the thread ---- */
+
+static void send_estimate(const arr_cmd *cmd) {
+    double now = papc_arr_now();
+    double rem = cmd->remaining - (now - cmd->t_cmd);
+    if (rem < 0) rem = 0;
+    pthread_mutex_lock(&papc_mon.mu);
+    papc_arr_store_pred(papc_mon.rank, cmd->epoch, cmd->pred, now + rem);
+    pthread_mutex_unlock(&papc_mon.mu);
+    for (int r = 0; r < papc_mon.size; r++) {
+        if (r == papc_mon.rank) continue;
+        double *m = malloc(4 * sizeof *m);
+        if (!m) return;
+        m[0] = cmd->epoch;
+        m[1] = rem;
+        m[2] = cmd->pred;
+        m[3] = 0;
+        papc_arr_isend(m, 4 * (int)sizeof *m, r, TAG_EST, papc_mon.ctl);
+    }
+}
+
+static void send_fins(void) {
+    for (int r = 0; r < papc_mon.size; r++) {
+        if (r == papc_mon.rank) continue;
+        double *m = calloc(4, sizeof *m);
+        char *d = malloc(1);
+        if (m) papc_arr_isend(m, 4 * (int)sizeof *m, r, TAG_FIN, papc_mon.ctl);
+        if (d) papc_arr_isend(d, 0, r, TAG_FIN, papc_mon.data);
+    }
+}
+
+static void *thread_main(void *arg) {
+    (void)arg;
+    double nap = NAP_MIN;
+    int fin_sent = 0;
+    arr_cmd cmds[ARR_CMDQ];
+    for (;;) {
+        pthread_mutex_lock(&papc_mon.mu);
+        int ncmd = papc_mon.ncmd;
+        memcpy(cmds, papc_mon.cmdq, (size_t)ncmd * sizeof *cmds);
+        papc_mon.ncmd = 0;
+        int quit = papc_mon.quit, waiting = papc_mon.fg_waiting;
+        pthread_mutex_unlock(&papc_mon.mu);
+
+        int did = ncmd;
+        if (!quit)
+            for (int i = 0; i < ncmd; i++) send_estimate(&cmds[i]);
+        did += papc_arr_poll();
+        if (!quit) did += papc_arr_run_handlers();
+        if (quit) {
+            /* Everything this process sends was sent before quit was set
+             * (foreground) or above (thread), so a FIN to each peer comes
+             * after all of it; leave when every peer's FINs are in and our
+             * own sends completed. */
+            if (!fin_sent) {
+                send_fins();
+                fin_sent = 1;
+            }
+            if (fin_ctl >= papc_mon.size - 1 &&
+                fin_data >= papc_mon.size - 1 && !papc_mon.sends)
+                break;
+        }
+        if (did) nap = NAP_MIN;
+        else if ((nap *= 2) > NAP_MAX) nap = NAP_MAX;
+        if ((waiting || quit) && nap > NAP_WAITING) nap = NAP_WAITING;
+        papc_arr_idle_sleep(nap);
+    }
+    return NULL;
+}
+
+/* ---- start ---- */
+
+/* One message of segment size each way with every peer, so connections
+ * and rendezvous paths exist before the first call (pap-allreduce Sect. 3,
+ * warm-up).  PAPC_WARMUP=0 skips it (to measure what it buys). */
+static int warm_up(MPI_Comm comm, int rank, int size) {
+    size_t seg = papc_env_size("PAPC_SEGSIZE", 8192);
+    if (seg == 0) seg = 8192;
+    if (seg > (1u << 20)) seg = 1u << 20;
+    char *s = calloc(2, seg);
+    if (!s) return papc_error(MPI_ERR_NO_MEM, "warm-up buffer");
+    int rc = MPI_SUCCESS;
+    for (int k = 1; k < size && rc == MPI_SUCCESS; k++)
+        rc = MPI_Sendrecv(s, (int)seg, MPI_BYTE, (rank + k) % size, TAG_WARM,
+                          s + seg, (int)seg, MPI_BYTE,
+                          (rank - k + size) % size, TAG_WARM, comm,
+                          MPI_STATUS_IGNORE);
+    free(s);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : papc_mpi_error(rc, "warm-up");
+}
+
+/* alpha, beta from a ping-pong of ranks 0 and 1 (minimum of a few
+ * repetitions, robust on a loaded machine), gamma from rank 0 summing
+ * doubles; broadcast so every rank holds the same model.  PAPC_ALPHA and
+ * PAPC_BETA override the measurement. */
+static int fit_model(MPI_Comm comm, int rank, int size) {
+    double m[3] = {0.8e-6, 1.3e-10, 2.5e-10};
+    enum { BIG = 1 << 18, REPS = 8 };
+    if (size > 1 && rank < 2) {
+        char *b = calloc(1, BIG);
+        if (!b) return papc_error(MPI_ERR_NO_MEM, "model fit");
+        double tmin[2] = {1e9, 1e9};
+        int peer = 1 - rank, lens[2] = {8, BIG};
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < REPS; i++) {
+                double t = MPI_Wtime();
+                if (rank == 0) {
+                    MPI_Send(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm);
+                    MPI_Recv(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm,
+                             MPI_STATUS_IGNORE);
+                } else {
+                    MPI_Recv(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm,
+                             MPI_STATUS_IGNORE);
+                    MPI_Send(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm);
+                }
+                t = (MPI_Wtime() - t) / 2;
+                if (t < tmin[k]) tmin[k] = t;
+            }
+        if (rank == 0) {
+            m[0] = tmin[0];
+            m[1] = (tmin[1] - tmin[0]) / (BIG - 8);
+            if (m[1] <= 0) m[1] = 1.3e-10;
+            double *x = (double *)(void *)b, *y = x + BIG / 16;
+            double g = 1e9;
+            for (int i = 0; i < REPS; i++) {
+                double t = MPI_Wtime();
+                MPI_Reduce_local(x, y, BIG / 16, MPI_DOUBLE, MPI_SUM);
+                t = MPI_Wtime() - t;
+                if (t < g) g = t;
+            }
+            m[2] = g / (BIG / 2);
+        }
+        free(b);
+    }
+    PAPC_CHECK(MPI_Bcast(m, 3, MPI_DOUBLE, 0, comm));
+    papc_mon.alpha = env_double("PAPC_ALPHA", m[0]);
+    papc_mon.beta = env_double("PAPC_BETA", m[1]);
+    papc_mon.gamma = m[2];
+    return MPI_SUCCESS;
+}
+
+static int read_fault(void) {
+    const char *f = getenv("PAPC_ARRIVAL_FAULT");
+    if (!f || !*f) return FAULT_NONE;
+    if (!strcmp(f, "reverse")) return FAULT_REVERSE;
+    if (!strcmp(f, "random")) return FAULT_RANDOM;
+    if (!strcmp(f, "missing")) return FAULT_MISSING;
+    if (!strcmp(f, "stale")) return FAULT_STALE;
+    return FAULT_NONE;
+}
+
+static int self_delete(MPI_Comm comm, int key, void *attr, void *extra) {
+    (void)comm; (void)key; (void)attr; (void)extra;
+    /* MPI_Finalize deletes MPI_COMM_SELF's attributes first, with MPI
+     * still fully usable: stop the monitor if the program did not. */
+    if (papc_mon.running) papc_monitor_finalize();
+    return MPI_SUCCESS;
+}
+
+static int hook_finalize(void) {
+    if (self_key != MPI_KEYVAL_INVALID) return MPI_SUCCESS;
+    PAPC_CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete,
+                                      &self_key, NULL));
+    PAPC_CHECK(MPI_Comm_set_attr(MPI_COMM_SELF, self_key, NULL));
+    return MPI_SUCCESS;
+}
+
+static void free_comms(void) {
+    MPI_Comm *cs[3] = {&papc_mon.ctl, &papc_mon.dec, &papc_mon.data};
+    for (int i = 0; i < 3; i++)
+        if (*cs[i] != MPI_COMM_NULL) MPI_Comm_free(cs[i]);
+}
+
+static void free_state(void) {
+    free_comms();
+    papc_arr_free_mailbox();
+    papc_arr_free_decisions();
+    papc_arr_free_recs();
+    papc_arr_free_sites();
+    free(papc_mon.slots);
+    free(papc_mon.send_seq);
+    papc_mon.slots = NULL;
+    papc_mon.send_seq = NULL;
+    for (int p = 0; p < PRED_N; p++) {
+        free(papc_mon.err_log[p]);
+        papc_mon.err_log[p] = NULL;
+        papc_mon.err_log_n[p] = papc_mon.err_log_cap[p] = 0;
+    }
+}
+
+/* Collective over priv. */
+static int mon_start(MPI_Comm priv) {
+    int provided = MPI_THREAD_SINGLE, ok, rank, size;
+    MPI_Query_thread(&provided);
+    ok = provided == MPI_THREAD_MULTIPLE;
+    PAPC_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, priv));
+    MPI_Comm_rank(priv, &rank);
+    MPI_Comm_size(priv, &size);
+    if (!ok) {
+        papc_mon.no_thread = 1;
+        if (rank == 0 && !warned)
+            fprintf(stderr, "papcoll: the arrival monitor needs "
+                    "MPI_THREAD_MULTIPLE (start MPI with MPI_Init_thread); "
+                    "arrival-aware algorithms run in rank order and the "
+                    "background_* ones as their foreground twins\n");
+        warned = 1;
+        return MPI_SUCCESS;
+    }
+    papc_mon.ctl = papc_mon.dec = papc_mon.data = MPI_COMM_NULL;
+    int rc = MPI_Comm_dup(priv, &papc_mon.ctl);
+    if (rc == MPI_SUCCESS) rc = MPI_Comm_dup(priv, &papc_mon.dec);
+    if (rc == MPI_SUCCESS) rc = MPI_Comm_dup(priv, &papc_mon.data);
+    if (rc != MPI_SUCCESS) {
+        free_comms();
+        return papc_mpi_error(rc, "MPI_Comm_dup (monitor)");
+    }
+    MPI_Comm_set_errhandler(papc_mon.ctl, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(papc_mon.dec, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(papc_mon.data, MPI_ERRORS_RETURN);
+    papc_mon.rank = rank;
+    papc_mon.size = size;
+    papc_mon.slots = malloc((size_t)size * ARR_WINDOW * sizeof(arr_slot));
+    papc_mon.send_seq = calloc((size_t)size, sizeof(uint64_t));
+    if (!papc_mon.slots || !papc_mon.send_seq) {
+        free_state();
+        return papc_error(MPI_ERR_NO_MEM, "monitor state");
+    }
+    for (int i = 0; i < size * ARR_WINDOW; i++) papc_mon.slots[i].epoch = -1;
+    papc_mon.fault = read_fault();
+    const char *w = getenv("PAPC_WARMUP");
+    if (!(w && !strcmp(w, "0"))) rc = warm_up(papc_mon.data, rank, size);
+    if (rc == MPI_SUCCESS) rc = fit_model(papc_mon.data, rank, size);
+    if (rc != MPI_SUCCESS) {
+        free_state();
+        return rc;
+    }
+    papc_mon.epoch_next = 0;
+    papc_mon.t_phase = papc_arr_now();
+    papc_mon.t_last_exit = NAN;
+    papc_mon.last_site = papc_mon.last_decided_site = -1;
+    papc_mon.quit = 0;
+    papc_mon.ncmd = 0;
+    papc_mon.fg_waiting = 0;
+    papc_mon.sends = NULL;
+    fin_ctl = fin_data = 0;
+    served_gone = 0;
+    papc_mon.served = priv;
+    papc_mon.instance++;
+    papc_mon.running = 1;
+    if (pthread_create(&papc_mon.thread, NULL, thread_main, NULL) != 0) {
+        /* Cannot happen in practice; the other ranks would run with a
+         * monitor, so say it loudly. */
+        papc_mon.running = 0;
+        free_state();
+        return papc_error(MPI_ERR_OTHER, "cannot start the monitor thread");
+    }
+    return hook_finalize();
+}
+
+/* ---- public API ---- */
+
+int papc_monitor_init(MPI_Comm comm) {
+    int init = 0, fin = 0, inter = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (!init || fin)
+        return papc_error(MPI_ERR_OTHER, "MPI is not initialized");
+    if (comm == MPI_COMM_NULL)
+        return papc_error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
+    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return papc_error(MPI_ERR_COMM, "the monitor needs an "
+                          "intracommunicator");
+    if (papc_mon.running)
+        return papc_error(MPI_ERR_OTHER, "the monitor is already running");
+    MPI_Comm priv;
+    int rc = papc_private_comm_peek(comm, &priv);
+    if (rc != MPI_SUCCESS) return rc;
+    papc_mon.user_finalized = 0;
+    rc = mon_start(priv);
+    if (rc != MPI_SUCCESS) return rc;
+    return set_served_attr(priv, papc_mon.running);
+}
+
+int papc_processing_start(void) {
+    if (papc_mon.running) papc_mon.t_phase = papc_arr_now();
+    return MPI_SUCCESS;
+}
+
+int papc_progress(double fraction) {
+    if (!(fraction > 0 && fraction < 1))
+        return papc_error(MPI_ERR_ARG, "progress fraction %g is not in "
+                          "(0, 1)", fraction);
+    if (!papc_mon.running) return MPI_SUCCESS;
+    double now = papc_arr_now();
+    double rem = (now - papc_mon.t_phase) * (1 - fraction) / fraction;
+    papc_arr_command(papc_mon.epoch_next, PRED_PROGRESS, rem, now);
+    return MPI_SUCCESS;
+}
+
+int papc_processing_end(void) { return MPI_SUCCESS; }
+
+void papc_arr_command(int epoch, int pred, double remaining, double t) {
+    pthread_mutex_lock(&papc_mon.mu);
+    if (papc_mon.ncmd == ARR_CMDQ) { /* thread behind: drop the oldest */
+        memmove(papc_mon.cmdq, papc_mon.cmdq + 1,
+                (ARR_CMDQ - 1) * sizeof *papc_mon.cmdq);
+        papc_mon.ncmd--;
+    }
+    arr_cmd *c = &papc_mon.cmdq[papc_mon.ncmd++];
+    c->epoch = epoch;
+    c->pred = pred;
+    c->remaining = remaining;
+    c->t_cmd = t;
+    pthread_mutex_unlock(&papc_mon.mu);
+}
+
+int papc_monitor_finalize(void) {
+    if (!papc_mon.running) return MPI_SUCCESS;
+    papc_arr_note_algorithm();
+    pthread_mutex_lock(&papc_mon.mu);
+    papc_mon.quit = 1;
+    pthread_cond_broadcast(&papc_mon.cv);
+    pthread_mutex_unlock(&papc_mon.mu);
+    pthread_join(papc_mon.thread, NULL);
+    int rc = papc_arr_report();
+    pthread_mutex_lock(&papc_mon.mu);
+    papc_mon.running = 0;
+    pthread_mutex_unlock(&papc_mon.mu);
+    free_state();
+    papc_mon.user_finalized = 1;
+    return rc;
+}
+
+int papc_monitor_running(void) { return papc_mon.running; }
