@@ -172,26 +172,38 @@ int papc_scatterv_alg(const void *sendbuf, const int sendcounts[],
  * predicts each process' arrival from its history at the call site; without
  * papc_monitor_init it starts at the first arrival-aware call.  Predictions
  * serve calls on the monitor's communicator (the one given to
- * papc_monitor_init, else the first arrival-aware call's); calls on other
- * communicators run in rank order.  Arrival-aware calls on the monitor's
+ * papc_monitor_init, else the first arrival-aware call's if that
+ * communicator is congruent to MPI_COMM_WORLD); calls on other
+ * communicators run in rank order.  After papc_monitor_finalize the monitor
+ * does not start again by itself (papc_monitor_init does).  Arrival-aware calls on the monitor's
  * communicator must be made in the same order on every process (as MPI asks
  * of all collectives on a communicator).  The monitor thread needs
  * MPI_THREAD_MULTIPLE; with less, papcoll says so once (rank 0, stderr) and
  * the background_* algorithms run as their foreground twins.  A wrong or
  * missing prediction may cost time, never a wrong result or a hang.
+ *
+ * No clock is shared: a process sends how much computing it has LEFT, and
+ * each receiver adds that to its own clock.  Orders that several processes
+ * must share are decided by one process (the root; rank 0 for allreduce)
+ * as soon as the first process arrives, and sent to the others; nobody
+ * waits for a slow process' report.  The monitor sleeps between polls
+ * (20 us to 1 ms): about 1 % of a core per idle process.  How it works,
+ * with measured figures: docs/arrival.md.
  */
 
 /* Starts the monitor on comm (collective over comm; call once, after
  * MPI_Init_thread).  Also fits the point-to-point cost model (α, β, γ)
  * every process then agrees on.  MPI_ERR_OTHER if already started. */
 int papc_monitor_init(MPI_Comm comm);
-/* This process starts a computation phase (PAT_ProcessingStart). */
+/* This process starts a computation phase (PAT_ProcessingStart).  Without
+ * it a phase starts at the exit of the previous arrival-aware call. */
 int papc_processing_start(void);
 /* fraction (0 < fraction < 1) of this process' computation phase is done
  * (PAT_Edge): the monitor extrapolates the arrival time and sends it to
  * the other processes in the background.  Cheap: never blocks on MPI. */
 int papc_progress(double fraction);
-/* This process ends its computation phase (PAT_ProcessingEnd). */
+/* This process ends its computation phase (PAT_ProcessingEnd); its
+ * arrival is taken at the next arrival-aware call itself. */
 int papc_processing_end(void);
 /* Stops the monitor (collective over the monitor's communicator) and, with
  * PAPC_REPORT=<file>, writes the straggler view (rank 0 writes for all).
@@ -225,6 +237,27 @@ int papc_monitor_running(void);
  *   PAPC_BETA=<seconds per byte>        transfer time β per byte (default
  *                                       1.3e-10, i.e. 7.7 GB/s).
  *   PAPC_VERBOSE=1                      print fall-backs to stderr.
+ * Read by the arrival monitor (at its start; PAPC_REPORT at its end):
+ *   PAPC_REPORT=<file>                  straggler view written by rank 0 at
+ *                                       papc_monitor_finalize (or
+ *                                       MPI_Finalize): per call site
+ *                                       (collective, root, bytes, P) calls,
+ *                                       algorithm(s), predicted-vs-actual
+ *                                       arrival error per predictor, ranks
+ *                                       that arrived last most often;
+ *                                       <file>.csv the same as CSV.
+ *   PAPC_ARRIVAL_FAULT=reverse|random|missing|stale
+ *                                       testing knob: perturbs every
+ *                                       predicted order where it is formed
+ *                                       (reversed, shuffled per call,
+ *                                       predictions ignored, the previous
+ *                                       call's predictions); results never
+ *                                       change.
+ *   PAPC_MONITOR=0                      never start the monitor lazily.
+ *   PAPC_WARMUP=0                       skip the start-up warm-up (one
+ *                                       segment each way with every peer).
+ *   PAPC_HISTORY_WEIGHT=<w>             weight of the newest sample in the
+ *                                       history predictor's mean (0.25).
  */
 
 #ifdef __cplusplus

@@ -43,6 +43,8 @@
 #include <string.h>
 #include "internal.h"
 
+#define HISTORY_MIN_SECONDS 100e-6
+
 static int dec_tag(int epoch) { return 1 + epoch % 32000; }
 
 arr_slot *papc_arr_slot(int rank, int epoch, int create) {
@@ -79,11 +81,7 @@ void papc_arr_form(int epoch, int *order, double *offset, int *known) {
     double *t = offset;
     for (int r = 0; r < n; r++) {
         arr_slot *s = papc_arr_slot(r, epoch, 0);
-        if (s && !isnan(s->arrived) && papc_mon.fault != FAULT_MISSING) {
-            t[r] = s->arrived;
-            continue;
-        }
-        if (s && !isnan(s->arrived)) { /* missing: arrivals stay known */
+        if (s && !isnan(s->arrived)) { /* actual arrivals always count */
             t[r] = s->arrived;
             continue;
         }
@@ -188,7 +186,12 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
                 papc_arr_log_error(p, fabs(now - s->pred[p]));
         papc_arr_rec_arrival(source, epoch, now);
     }
-    if (need == PAPC_ORDER_AGREED && !find_decision(epoch)) {
+    /* A decision is kept ARR_WINDOW epochs after its foreground took it;
+     * a notice older than that was decided long ago: never decide twice
+     * (a second decision message would match a later epoch's tag). */
+    int fg_epoch = __atomic_load_n(&papc_mon.epoch_next, __ATOMIC_RELAXED);
+    if (need == PAPC_ORDER_AGREED && epoch >= fg_epoch - ARR_WINDOW / 2 &&
+        !find_decision(epoch)) {
         arr_decision *d = decide(epoch);
         if (d) msg = encode(d);
     }
@@ -305,7 +308,7 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
     a->beta = papc_mon.beta;
     a->gamma = papc_mon.gamma;
     a->bg = 1;
-    a->epoch = papc_mon.epoch_next++;
+    a->epoch = __atomic_fetch_add(&papc_mon.epoch_next, 1, __ATOMIC_RELAXED);
     papc_arr_note_algorithm();
 
     pthread_mutex_lock(&papc_mon.mu);
@@ -354,7 +357,9 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
         drop_old_decisions(a->epoch - ARR_WINDOW);
         pthread_mutex_unlock(&papc_mon.mu);
         papc_arr_mailbox_gc(a->epoch - 4);
-        if (!isnan(rem))
+        /* Back-to-back calls need no estimate (the notices tell); an
+         * estimate costs P-1 messages. */
+        if (!isnan(rem) && rem >= HISTORY_MIN_SECONDS)
             papc_arr_command(a->epoch + 1, PRED_HISTORY, rem, t);
         a->epoch = -1;  /* ending twice (error path) is harmless */
     }

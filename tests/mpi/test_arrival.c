@@ -56,6 +56,12 @@
  *             and leave the buffers alone) at roots 0 and P-1, no delay;
  *             on the world communicator, a duplicate of it and split halves
  *             (communicators the monitor does not serve)
+ *   runahead  100 back-to-back calls of each rooted algorithm where one
+ *             side never waits (a scatter's root, a gather's senders), so
+ *             it runs many epochs ahead of the others; checked afterwards
+ *   errors    an invalid call (root outside the communicator, negative
+ *             count) refused alike everywhere, then good calls: a refused
+ *             call must not take an arrival epoch
  *   Every phase but sweep runs every root with both delay patterns
  *   (--few-roots: the last five only roots 0, P/2 and P-1 when P > 5).
  *   Shapes rotate across cases, so every algorithm meets every shape.
@@ -230,7 +236,8 @@ static const phase phases[] = {
     {"missing", I_TRUE, "missing", 1},  {"stale", I_TRUE, "stale", 0},
     {"partial", I_PARTIAL, NULL, 0},    {"never", I_NEVER, NULL, 0},
     {"lying", I_LYING, NULL, 0},        {"chaos", I_CHAOS, NULL, 0},
-    {"sweep", I_TRUE, NULL, 0},
+    {"sweep", I_TRUE, NULL, 0},         {"runahead", I_TRUE, NULL, 0},
+    {"errors", I_TRUE, NULL, 0},
 };
 
 typedef struct acase {
@@ -291,8 +298,9 @@ static void fail(const acase *t, const char *fmt, ...) {
         if (opt.stress || opt.lifecycle)
             printf("%s", orig_args);
         else
-            printf(" --alg=%s --phase=%s --delay=%d%s%s", t->alg->name,
-                   t->phase, opt.delay_us, opt.lazy ? " --monitor=lazy" : "",
+            printf(" --alg=%s --phase=%s --root=%d --delay=%d%s%s",
+                   t->alg->name, t->phase, t->root, opt.delay_us,
+                   opt.lazy ? " --monitor=lazy" : "",
                    opt.funneled ? " --thread=funneled" : "");
         printf("\n");
     }
@@ -321,8 +329,9 @@ static void note_case(const acase *t) {
     describe(t, what, sizeof what);
     snprintf(crash_note, sizeof crash_note,
              "FAIL %s\n  reproduce: mpirun -np %d %s --alg=%s --phase=%s "
-             "--delay=%d%s%s\n", what, world_size, prog_name, t->alg->name,
-             t->phase, opt.delay_us, opt.lazy ? " --monitor=lazy" : "",
+             "--root=%d --delay=%d%s%s\n", what, world_size, prog_name,
+             t->alg->name, t->phase, t->root, opt.delay_us,
+             opt.lazy ? " --monitor=lazy" : "",
              opt.funneled ? " --thread=funneled" : "");
 }
 
@@ -797,6 +806,104 @@ static void sweep(const papc_algorithm_info *a, MPI_Comm comm,
     }
 }
 
+/* Back-to-back calls of one algorithm at one root where one side never
+ * waits: a scatter's (bcast's, scatterv's) root, or a gather's (reduce's,
+ * gatherv's) senders, may finish call after call while the others still
+ * compute, so the fast ranks run many epochs ahead (beyond the runtime's
+ * window of kept predictions), with progress reports and background
+ * messages of future epochs in flight.  No user traffic and no native call
+ * in between (they would hold the fast ranks back): every result is kept
+ * and compared with native MPI afterwards. */
+static void runahead(const papc_algorithm_info *a, const phase *ph, int ai) {
+    enum { N = 100, COUNT = 5 };
+    acase t;
+    init_case(&t, a, MPI_COMM_WORLD, "world", ph);
+    if (!rooted(a->collective)) return;
+    papc_collective c = a->collective;
+    int root_slow = c == PAPC_GATHER || c == PAPC_GATHERV ||
+                    c == PAPC_REDUCE;
+    t.root = opt.root >= 0 ? opt.root % t.size : ai % t.size;
+    t.sh = (shape){COUNT, TY_INT, c == PAPC_REDUCE ? O_SUM : O_NONE, 0};
+    t.delay = D_NONE;
+    int sn, rn;
+    sizes(&t, &sn, &rn);
+    size_t sb = span_bytes(sn, TY_INT) + 16, rb = span_bytes(rn, TY_INT) + 16;
+    char *s = xmalloc(N * sb), *r = xmalloc(N * rb);
+    char *s1 = xmalloc(sb), *r1 = xmalloc(rb);
+    int rcs[N];
+    long first = serial + 1;
+    int slow = (t.rank == t.root) == root_slow;
+    note_case(&t);
+    alarm((unsigned)opt.watchdog);
+    for (int k = 0; k < N; k++) {
+        t.serial = ++serial;
+        fill(s + k * sb, sb, t.rank, (int)(t.serial % 1000));
+        fill(r + k * rb, rb, t.rank, (int)(t.serial % 1000) + 1000);
+        compute_true(slow ? 500 : 0);
+        rcs[k] = run_coll(&t, 0, s + k * sb, r + k * rb);
+    }
+    alarm(0);
+    for (int k = 0; k < N; k++) {
+        t.serial = first + k;
+        fill(s1, sb, t.rank, (int)(t.serial % 1000));
+        fill(r1, rb, t.rank, (int)(t.serial % 1000) + 1000);
+        if (rcs[k] != MPI_SUCCESS)
+            fail(&t, "returned %d: %s", rcs[k], papc_strerror(rcs[k]));
+        compare(&t, "sendbuf", s + k * sb, s1, sb);
+        if (run_coll(&t, 1, s1, r1) != MPI_SUCCESS)
+            fail(&t, "native MPI failed");
+        compare(&t, "recvbuf", r + k * rb, r1, rb);
+    }
+    crash_note[0] = '\0';
+    free(s);
+    free(r);
+    free(s1);
+    free(r1);
+}
+
+/* Calls every rank refuses alike (a root outside the communicator, a
+ * negative count) must leave the buffers alone and take no arrival epoch:
+ * the next calls still agree. */
+static void bad_calls(const papc_algorithm_info *a, const phase *ph) {
+    acase t;
+    init_case(&t, a, MPI_COMM_WORLD, "world", ph);
+    int sbuf[8] = {1, 2, 3, 4, 5, 6, 7, 8}, rbuf[8] = {0};
+    const char *n = a->name;
+    int rc;
+    t.serial = ++serial;
+    note_case(&t);
+    switch (a->collective) {
+    case PAPC_GATHER:
+        rc = papc_gather_alg(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, t.size,
+                             MPI_COMM_WORLD, n);
+        break;
+    case PAPC_SCATTER:
+        rc = papc_scatter_alg(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, -2,
+                              MPI_COMM_WORLD, n);
+        break;
+    case PAPC_ALLREDUCE:
+        rc = papc_allreduce_alg(sbuf, rbuf, -1, MPI_INT, MPI_SUM,
+                                MPI_COMM_WORLD, n);
+        break;
+    case PAPC_REDUCE:
+        rc = papc_reduce_alg(sbuf, rbuf, 1, MPI_INT, MPI_SUM, t.size,
+                             MPI_COMM_WORLD, n);
+        break;
+    case PAPC_BCAST:
+        rc = papc_bcast_alg(rbuf, 1, MPI_INT, t.size, MPI_COMM_WORLD, n);
+        break;
+    default: return;
+    }
+    if (rc == MPI_SUCCESS)
+        fail(&t, "an invalid call (bad root or count) returned MPI_SUCCESS");
+    for (int i = 0; i < 8; i++)
+        if (sbuf[i] != i + 1 || rbuf[i] != 0) {
+            fail(&t, "an invalid call changed the buffers");
+            break;
+        }
+    crash_note[0] = '\0';
+}
+
 static void run_phase(const phase *ph, MPI_Comm dup, MPI_Comm half,
                       const char *half_name) {
     double t0 = MPI_Wtime();
@@ -804,6 +911,14 @@ static void run_phase(const phase *ph, MPI_Comm dup, MPI_Comm half,
     set_fault(ph->fault);
     for (int ai = 0; ai < nalgs; ai++) {
         const papc_algorithm_info *a = algs[ai];
+        if (strcmp(ph->name, "runahead") == 0) {
+            runahead(a, ph, ai);
+            continue;
+        }
+        if (strcmp(ph->name, "errors") == 0) {
+            /* an invalid call between two good ones */
+            bad_calls(a, ph);
+        }
         if (strcmp(ph->name, "sweep") == 0) {
             sweep(a, MPI_COMM_WORLD, "world", ph);
             sweep(a, dup, "dup(world)", ph);

@@ -61,16 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../coll.h"
-#include "../../arrival/arrival.h"
-#include "topo/prr.h"
-
-/* Shared with sorted_linear_tree.c (prototype repeated there). */
-int papc_allreduce_run_segments(const papc_call *c, const int *order,
-                                int nseg, const papc_seg_step *steps,
-                                int nsteps);
-int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
-                                int *order, double *arrival);
+#include "arrival_schedule.h"
 
 /* Runs one process' segment schedule on the user's buffers: the vector is
  * copied to recvbuf (unless MPI_IN_PLACE) and reduced there; receives

@@ -45,16 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../coll.h"
-#include "../../arrival/arrival.h"
-#include "topo/prr.h"
-
-/* Defined in pre_reduced_ring.c. */
-int papc_allreduce_run_segments(const papc_call *c, const int *order,
-                                int nseg, const papc_seg_step *steps,
-                                int nsteps);
-int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
-                                int *order, double *arrival);
+#include "arrival_schedule.h"
 
 static void print_view(const papc_call *c, const int *order, int S) {
     const char *v = getenv("PAPC_VERBOSE");

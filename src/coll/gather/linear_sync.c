@@ -20,10 +20,10 @@
  * int64; INT64_MAX for one part) instead of being empty.  The sender cuts
  * its block there in whole sendtype elements; if the offset falls inside a
  * sendtype element (types of different sizes, e.g. 12-byte receive
- * elements against 8-byte send elements), it packs its block (MPI_Pack) and sends the two byte ranges as
- * MPI_PACKED, which any type of the same signature may receive (packed
- * data are the native bytes on a homogeneous system, so the cut falls on a
- * boundary of the root's elements).  Ranks never need to agree on
+ * elements against 8-byte send elements), it packs its block (MPI_Pack)
+ * and sends the two byte ranges as MPI_PACKED, which any type of the same
+ * signature may receive (packed data are the native bytes on a homogeneous
+ * system, so the cut falls on a boundary of the root's elements).  Ranks never need to agree on
  * PAPC_GATHER_FIRST_SEGMENT: only the root's value counts.
  *
  * Cost (Hockney, block m bytes): (P-1)(3α + mβ) when the parts go one
@@ -35,7 +35,11 @@
  * block fits in the first part Open MPI still sends an empty second part,
  * we send nothing.  As in Open MPI's code (and the paper's description) the
  * second part is a non-blocking receive completed at the end, not a
- * blocking one.  Sub-tags: 0 go-ahead, 1 first part, 2 second part.
+ * blocking one.  When a block fails at the root (a sender's block longer
+ * than the root's: MPI_ERR_TRUNCATE, as a plain receive gives), the root
+ * still gives every later rank its turn and waits for every second part,
+ * so no sender is left waiting for its go-ahead; it returns the first
+ * error.  Sub-tags: 0 go-ahead, 1 first part, 2 second part.
  *
  * Both sides are exported (linear_sync.h) for sorted_linear_sync.c: SLS is
  * this root loop in a predicted order, BSLS cuts its blocks the same way. */
@@ -65,7 +69,8 @@ static int cut_packed(const papc_call *c, int64_t split, papc_ls_parts *p) {
     int packsz = 0, pos = 0;
     PAPC_CHECK(MPI_Pack_size(c->sendcount, c->sendtype, c->comm, &packsz));
     p->packed = malloc(packsz > 0 ? (size_t)packsz : 1);
-    if (!p->packed) return papc_error(MPI_ERR_NO_MEM, "linear_sync pack buffer");
+    if (!p->packed)
+        return papc_error(MPI_ERR_NO_MEM, "linear_sync pack buffer");
     int rc = MPI_Pack(c->sendbuf, c->sendcount, c->sendtype, p->packed,
                       packsz, &pos, c->comm);
     if (rc != MPI_SUCCESS) {

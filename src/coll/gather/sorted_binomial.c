@@ -65,7 +65,6 @@
  *     receiving every subtree straight into place.
  */
 #include <limits.h>
-#include <stdio.h> /*H3TMP*/
 #include <stdlib.h>
 #include <string.h>
 #include "../coll.h"
@@ -281,7 +280,6 @@ static int run(const papc_call *c, int background) {
     int rc = papc_arrival_begin(c, PAPC_ORDER_AGREED, c->root, &a);
     if (rc != MPI_SUCCESS) return rc;
     rc = gtree_build(c, &a, &g);
-    if (getenv("H3_TRACE") && background) fprintf(stderr, "H3TRACE rank %d bg %d epoch %d\n", c->rank, a.bg, a.epoch); /*H3TMP*/
     if (rc == MPI_SUCCESS && g.bm == 0) { /* nothing to move (MPI's rule) */
     } else if (rc == MPI_SUCCESS && c->size == 1) {
         rc = copy_own_at_root(c);

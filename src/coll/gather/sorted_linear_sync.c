@@ -14,14 +14,17 @@
  * root that arrives first starts the job.  The first HELLO of an epoch
  * runs the job in the root's monitor thread (bsls_serve; later HELLOs of
  * the epoch are consumed): for each rank in the monitor's order (skipping
- * the root) it sends a GO carrying the split offset, takes that rank's
+ * the root) it sends a GO carrying the split offset and takes that rank's
  * first part before asking the next rank (the synchronisation of
- * linear_sync: one sender at a time), and gives the part back to the
- * foreground's mailbox.  A sender takes its GO from its mailbox and sends
- * its part(s) to the root's mailbox.  The root's call copies its own
- * block, then takes the parts from its mailbox in the order they came and
- * unpacks them into recvbuf.  Without a background channel (a.bg == 0,
- * the same on every rank) BSLS runs SLS.
+ * linear_sync: one sender starts at a time), and the previous rank's
+ * second part before asking the rank after (at most two senders' data in
+ * flight, as linear_sync's overlap of a second part with the next turn);
+ * it gives the parts to the foreground's mailbox (ctx_keep).  A sender
+ * takes its GO from its mailbox and sends its part(s) to the root's
+ * mailbox.  The root's call copies its own block, then takes the parts
+ * from its mailbox in the order they came and unpacks them into recvbuf.
+ * Without a background channel (a.bg == 0, the same on every rank) or
+ * with P = 1, BSLS runs SLS.
  *
  * BSLS split.  The job may start before the root's call, when the root's
  * recvtype is not known, so the split is first_segment bytes as such
@@ -55,8 +58,13 @@
  *     some rank enters it.  The foreground merges the parts out of the
  *     mailbox (the background thread cannot write into recvbuf, which it
  *     does not know before the root's call).
- * (4) As linear_sync (and Fig. 9), the root copies its own block after the
- *     loop (SLS) or first (BSLS); the paper places it in the loop. */
+ * (4) As linear_sync, the root copies its own block after the loop (SLS)
+ *     or first (BSLS); the paper places it in the loop.
+ * (5) The job holds the parts back from the foreground until it has taken
+ *     them (a handler for PAPC_BG_BSLS_PART keeps arriving parts out of
+ *     the mailbox): were parts delivered to the mailbox at once, the
+ *     root's call could take a one-part block before the job does and
+ *     leave the job waiting for it forever. */
 #include <stdlib.h>
 #include <string.h>
 #include "../coll.h"
@@ -181,19 +189,20 @@ __attribute__((constructor)) static void bsls_register(void) {
 
 /* ---- BSLS: the senders ---- */
 
-static int bsls_hello(const papc_call *c, const papc_arrival *a,
-                      int64_t bytes) {
-    int64_t hdr[4] = {bytes, 0, 0, 0};
-    return papc_bg_send(c, a, c->root, PAPC_BG_BSLS_HELLO, hdr, NULL, 0,
+/* "I am here": starts the root monitor's job if it has not started. */
+static int bsls_hello(const papc_call *c, const papc_arrival *a) {
+    return papc_bg_send(c, a, c->root, PAPC_BG_BSLS_HELLO, NULL, NULL, 0,
                         MPI_BYTE);
 }
 
 static int bsls_send(const papc_call *c, const papc_arrival *a) {
-    int64_t block = (int64_t)c->sendcount * (int64_t)papc_type_size(c->sendtype);
+    int64_t block =
+        (int64_t)c->sendcount * (int64_t)papc_type_size(c->sendtype);
     papc_bg_msg go;
     papc_ls_parts p;
-    int rc = bsls_hello(c, a, block);
-    if (rc == MPI_SUCCESS) rc = papc_bg_take(c, a, c->root, PAPC_BG_BSLS_GO, &go);
+    int rc = bsls_hello(c, a);
+    if (rc == MPI_SUCCESS)
+        rc = papc_bg_take(c, a, c->root, PAPC_BG_BSLS_GO, &go);
     if (rc != MPI_SUCCESS) return rc;
     int64_t split = go.hdr[HDR_OFFSET];
     papc_bg_msg_free(&go);
@@ -246,7 +255,8 @@ static int bsls_place(const papc_call *c, bsls_slot *s, papc_bg_msg *m,
     s->got += m->bytes;
     block = m->hdr[HDR_BLOCK]; /* a shorter block is taken as a receive would */
     if (aligned && !s->stage)
-        return papc_bg_unpack(m, papc_elem(slot, c->recvtype, off / (int64_t)esize),
+        return papc_bg_unpack(m, papc_elem(slot, c->recvtype,
+                                           off / (int64_t)esize),
                               (int)(m->bytes / (int64_t)esize), c->recvtype);
     if (!s->stage) {
         s->stage = malloc(block > 0 ? (size_t)block : 1);
@@ -266,7 +276,7 @@ static int bsls_root(const papc_call *c, const papc_arrival *a) {
     int64_t block = (int64_t)c->recvcount * (int64_t)esize;
     bsls_slot *slot = calloc((size_t)c->size, sizeof *slot);
     if (!slot) return papc_error(MPI_ERR_NO_MEM, "bsls slots");
-    int rc = bsls_hello(c, a, block), left = c->size - 1;
+    int rc = bsls_hello(c, a), left = c->size - 1;
     if (rc == MPI_SUCCESS && c->sendbuf != MPI_IN_PLACE)
         rc = papc_copy(c->sendbuf, c->sendcount, c->sendtype,
                        papc_elem(c->recvbuf, c->recvtype,

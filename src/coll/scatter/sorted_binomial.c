@@ -68,7 +68,6 @@
  *     background part forwards in the receiver's monitor thread.
  */
 #include <limits.h>
-#include <stdio.h> /*H3TMP*/
 #include <stdlib.h>
 #include <string.h>
 #include "../coll.h"
@@ -384,7 +383,6 @@ static int bsbn_nonroot(const papc_call *c, const papc_arrival *a) {
 }
 
 static int bsbn_body(const papc_call *c, const papc_arrival *a) {
-    if (getenv("H3_TRACE")) fprintf(stderr, "H3TRACE rank %d bg %d epoch %d\n", c->rank, a->bg, a->epoch); /*H3TMP*/
     if (!a->bg) return sbn_body(c, a);
     int rc = check_size(c->size, c->rank == c->root
                                      ? (size_t)c->sendcount *

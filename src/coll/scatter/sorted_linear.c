@@ -102,7 +102,10 @@ static int send_windowed(const papc_call *c, const int *order, int w) {
     while (rc == MPI_SUCCESS) {
         int j;
         rc = MPI_Waitany(w, req, &j, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) { rc = papc_mpi_error(rc, "MPI_Waitany"); break; }
+        if (rc != MPI_SUCCESS) {
+            rc = papc_mpi_error(rc, "MPI_Waitany");
+            break;
+        }
         if (j == MPI_UNDEFINED) break; /* all done */
         rc = post_next(c, order, &k, &req[j]);
     }
