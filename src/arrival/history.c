@@ -6,7 +6,11 @@
  * At each arrival the compute time since this process' previous exit
  * (t_enter - t_last_exit) updates an exponentially weighted mean kept at
  * the site arrived at (weight PAPC_HISTORY_WEIGHT, default 0.25), and the
- * previous site remembers that this one followed it.  At each exit the
+ * previous site remembers that this one followed it.  The mean is robust
+ * (papc_mean_add, src/topo/order.c): one outlying sample -- a start-up
+ * gap, a descheduled process -- is clipped to 3 mean absolute deviations,
+ * two in a row on the same side restart the mean (a new regime).  A plain
+ * EWMA carried a first sample of 150 ms for ten iterations at 40 ms.  At each exit the
  * process predicts its next arrival: the site that followed this one last
  * time, its mean compute time from now.  The monitor sends that like a
  * progress estimate (exchange.c); a progress report for the same epoch
@@ -58,7 +62,7 @@ int papc_arr_site(const papc_call *c) {
     s->root = c->root;
     s->bytes = bytes;
     s->size = c->size;
-    s->compute_mean = NAN;
+    papc_mean_init(&s->compute);
     s->next = -1;
     return papc_mon.nsites++;
 }
@@ -78,9 +82,7 @@ void papc_arr_history_arrive(int site, double t_enter) {
     arr_site *s = &papc_mon.sites[site];
     if (!isnan(papc_mon.t_last_exit)) {
         double compute = t_enter - papc_mon.t_last_exit;
-        s->compute_mean = papc_ewma(s->compute_mean, s->compute_n, compute,
-                                    weight());
-        s->compute_n++;
+        papc_mean_add(&s->compute, compute, weight());
     }
     if (papc_mon.last_site >= 0) papc_mon.sites[papc_mon.last_site].next = site;
 }
@@ -88,8 +90,8 @@ void papc_arr_history_arrive(int site, double t_enter) {
 double papc_arr_history_next(int site) {
     if (site < 0) return NAN;
     int n = papc_mon.sites[site].next;
-    if (n < 0 || papc_mon.sites[n].compute_n == 0) return NAN;
-    return papc_mon.sites[n].compute_mean;
+    if (n < 0 || papc_mon.sites[n].compute.n == 0) return NAN;
+    return papc_mon.sites[n].compute.mean;
 }
 
 void papc_arr_log_error(int pred, double err) {

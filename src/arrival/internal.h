@@ -84,8 +84,8 @@ typedef struct arr_site {
     int coll, root, size;
     long long bytes;
     /* history [fg] */
-    double compute_mean;     /* EWMA of compute time before arriving here */
-    long compute_n;
+    papc_mean compute;       /* robust EWMA of compute time before arriving
+                                here (src/topo/order.c) */
     int next;                /* index of the site that followed, -1 */
     /* report [mu]: counted at the decider */
     long calls;              /* calls this process decided (was decider) */

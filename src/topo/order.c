@@ -104,3 +104,37 @@ double papc_ewma(double mean, long count, double sample, double w) {
     if (count <= 0 || !isfinite(mean)) return sample;
     return mean + w * (sample - mean);
 }
+
+static double absd(double x) { return x < 0 ? -x : x; }
+
+void papc_mean_init(papc_mean *m) {
+    m->mean = NAN;
+    m->dev = 0;
+    m->n = 0;
+    m->strikes = 0;
+}
+
+void papc_mean_add(papc_mean *m, double x, double w) {
+    if (m->n++ == 0 || !isfinite(m->mean)) {
+        m->mean = x;
+        m->dev = 0;
+        m->strikes = 0;
+        return;
+    }
+    double d = x - m->mean;
+    double limit = 3 * m->dev + 0.1 * absd(m->mean) + 50e-6;
+    if (absd(d) > limit) {
+        int side = d > 0 ? 1 : -1;
+        m->strikes = m->strikes * side > 0 ? m->strikes + side : side;
+        if (m->strikes * side >= 2) { /* a new regime: start over there */
+            m->mean = x;  /* the noise level (dev) stays what it was */
+            m->strikes = 0;
+            return;
+        }
+        d = side * limit;  /* one outlier: clipped */
+    } else {
+        m->strikes = 0;
+    }
+    m->mean += w * d;
+    m->dev += w * (absd(d) - m->dev);
+}

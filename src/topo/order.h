@@ -36,4 +36,18 @@ int papc_order_is_permutation(int n, const int *order);
  * is taken as is, later ones weigh w (0 < w <= 1). */
 double papc_ewma(double mean, long count, double sample, double w);
 
+/* The history predictor's mean: an exponentially weighted mean that is
+ * robust to a single outlier and follows a change of regime at once.
+ * A sample further from the mean than 3 mean absolute deviations (plus a
+ * floor of 10 % of the mean and 50 us) is clipped to that limit; a second
+ * such sample in a row on the same side restarts the mean there. */
+typedef struct papc_mean {
+    double mean;   /* NaN before the first sample */
+    double dev;    /* EWMA of |sample - mean| */
+    long n;
+    int strikes;   /* consecutive outliers, signed by side */
+} papc_mean;
+void papc_mean_init(papc_mean *m);
+void papc_mean_add(papc_mean *m, double sample, double w);
+
 #endif /* PAPC_ORDER_H */

@@ -833,10 +833,10 @@ static void runahead(const papc_algorithm_info *a, const phase *ph, int ai) {
     int rcs[N];
     long first = serial + 1;
     int slow = (t.rank == t.root) == root_slow;
-    note_case(&t);
     alarm((unsigned)opt.watchdog);
     for (int k = 0; k < N; k++) {
         t.serial = ++serial;
+        note_case(&t);
         fill(s + k * sb, sb, t.rank, (int)(t.serial % 1000));
         fill(r + k * rb, rb, t.rank, (int)(t.serial % 1000) + 1000);
         compute_true(slow ? 500 : 0);

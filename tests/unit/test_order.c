@@ -153,6 +153,33 @@ static void test_ewma(void **state) {
     assert_true(fabs(m - 10.0) < 1e-12);
 }
 
+static void test_mean_outlier_and_regime(void **state) {
+    (void)state;
+    papc_mean m;
+    papc_mean_init(&m);
+    assert_true(isnan(m.mean));
+    /* a first sample that is an outlier (a start-up gap), then a regime */
+    papc_mean_add(&m, 0.150, 0.25);
+    assert_true(m.mean == 0.150);
+    papc_mean_add(&m, 0.040, 0.25);   /* clipped, first strike */
+    assert_true(m.mean < 0.150 && m.mean > 0.040);
+    papc_mean_add(&m, 0.040, 0.25);   /* second strike: restart */
+    assert_true(fabs(m.mean - 0.040) < 1e-12);
+    for (int i = 0; i < 20; i++) papc_mean_add(&m, 0.040 + (i % 2 ? 1e-3 : -1e-3), 0.25);
+    assert_true(fabs(m.mean - 0.040) < 1e-3);
+    /* a single outlier moves the mean by at most w * limit */
+    double before = m.mean;
+    papc_mean_add(&m, 1.0, 0.25);
+    assert_true(m.mean - before < 0.25 * (3 * 2e-3 + 0.1 * 0.041 + 50e-6) + 1e-9);
+    papc_mean_add(&m, 0.040, 0.25);
+    assert_true(fabs(m.mean - 0.040) < 3e-3);
+    /* outliers on alternating sides never restart */
+    papc_mean_init(&m);
+    for (int i = 0; i < 10; i++) papc_mean_add(&m, 0.010, 0.25);
+    for (int i = 0; i < 10; i++) papc_mean_add(&m, i % 2 ? 0.5 : 0.0, 0.25);
+    assert_true(m.mean > 0.0 && m.mean < 0.1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sorted_unknown_last_ties_by_rank),
@@ -165,6 +192,7 @@ int main(void) {
         cmocka_unit_test(test_reassign_offsets),
         cmocka_unit_test(test_is_permutation),
         cmocka_unit_test(test_ewma),
+        cmocka_unit_test(test_mean_outlier_and_regime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
