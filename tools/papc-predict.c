@@ -23,6 +23,8 @@
  * Usage: mpirun -np P papc-predict [--iters=N] [--compute=MS]
  *        [--max-delay=MS] [--seed=S] [--skip=K] [--count=INTS]
  *        [--alg=NAME] [--mode=one-late|rand-late|both]
+ * PAPC_PREDICT_TRACE=1 prints every iteration's errors to stderr instead
+ * (the summary then only holds what the trace left).
  * Needs MPI_THREAD_MULTIPLE; uses the public API plus one internal query
  * (papc_arrival_take_errors, src/arrival/arrival.h).
  */

@@ -309,7 +309,6 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
     a->gamma = papc_mon.gamma;
     a->bg = 1;
     a->epoch = __atomic_fetch_add(&papc_mon.epoch_next, 1, __ATOMIC_RELAXED);
-    papc_arr_note_algorithm();
 
     pthread_mutex_lock(&papc_mon.mu);
     a->site = papc_arr_site(c);
@@ -348,10 +347,7 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
         papc_mon.t_last_exit = t;
         papc_mon.t_phase = t;
         papc_mon.last_site = a->site;
-        if (c->rank == a->decider) {
-            papc_mon.last_coll = (int)c->coll;
-            papc_mon.last_decided_site = a->site;
-        }
+        if (c->rank == a->decider) papc_arr_note_algorithm(a->site, c->algorithm);
         pthread_mutex_lock(&papc_mon.mu);
         double rem = papc_arr_history_next(a->site);
         drop_old_decisions(a->epoch - ARR_WINDOW);

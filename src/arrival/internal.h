@@ -124,8 +124,6 @@ typedef struct papc_monitor {
     double t_phase;           /* [fg] start of the current compute phase */
     double t_last_exit;       /* [fg] NAN before the first call */
     int last_site;            /* [fg] site of the last exit, -1 */
-    int last_coll;            /* [fg] collective of the last decided call */
-    int last_decided_site;    /* [fg] site whose algorithm name is pending */
     /* shared */
     arr_slot *slots;          /* [mu] size * ARR_WINDOW */
     arr_decision *decisions;  /* [mu] */
@@ -193,7 +191,7 @@ void papc_arr_free_sites(void);
 /* The decider's bookkeeping of an epoch (mu held). */
 void papc_arr_rec_open(int epoch, int site);
 void papc_arr_rec_arrival(int rank, int epoch, double t);
-void papc_arr_note_algorithm(void);             /* [fg] */
+void papc_arr_note_algorithm(int site, const char *name); /* [fg] */
 int papc_arr_report(void);                      /* collective over ctl */
 void papc_arr_free_recs(void);
 

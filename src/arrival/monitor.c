@@ -25,7 +25,6 @@ papc_monitor papc_mon = {
     .mu = PTHREAD_MUTEX_INITIALIZER,
     .cv = PTHREAD_COND_INITIALIZER,
     .last_site = -1,
-    .last_decided_site = -1,
 };
 
 static int fin_ctl, fin_data;          /* [th] FINs received at shutdown */
@@ -460,7 +459,7 @@ static int mon_start(MPI_Comm priv) {
     papc_mon.epoch_next = 0;
     papc_mon.t_phase = papc_arr_now();
     papc_mon.t_last_exit = NAN;
-    papc_mon.last_site = papc_mon.last_decided_site = -1;
+    papc_mon.last_site = -1;
     papc_mon.quit = 0;
     papc_mon.ncmd = 0;
     papc_mon.fg_waiting = 0;
@@ -539,7 +538,6 @@ void papc_arr_command(int epoch, int pred, double remaining, double t) {
 
 int papc_monitor_finalize(void) {
     if (!papc_mon.running) return MPI_SUCCESS;
-    papc_arr_note_algorithm();
     pthread_mutex_lock(&papc_mon.mu);
     papc_mon.quit = 1;
     pthread_cond_broadcast(&papc_mon.cv);

@@ -84,12 +84,8 @@ void papc_arr_rec_arrival(int rank, int epoch, double t) {
     }
 }
 
-void papc_arr_note_algorithm(void) {
-    int s = papc_mon.last_decided_site;
-    if (s < 0 || s >= papc_mon.nsites) return;
-    papc_mon.last_decided_site = -1;
-    const char *name = papc_last_algorithm((papc_collective)papc_mon.last_coll);
-    if (!name) return;
+void papc_arr_note_algorithm(int s, const char *name) {
+    if (s < 0 || s >= papc_mon.nsites || !name) return;
     pthread_mutex_lock(&papc_mon.mu);
     arr_site *site = &papc_mon.sites[s];
     for (int i = 0; i < 4; i++) {

@@ -30,6 +30,7 @@ typedef struct papc_call {
     int tag;                /* first of PAPC_TAGS_PER_CALL tags for this call */
     size_t segsize;         /* bytes per segment, 0 = whole message */
     size_t first_segment;   /* linear_sync first part in bytes */
+    const char *algorithm;  /* name of the algorithm running the call */
 } papc_call;
 
 #define PAPC_TAGS_PER_CALL 8

@@ -111,6 +111,7 @@ int papc_dispatch(papc_call *c, const char *explicit_name) {
         if (!a) a = papc_registry_find(c->coll, default_choice(c));
         if (!a || !papc_alg_can_run(a, c)) a = papc_registry_row(c->coll, 0);
     }
+    c->algorithm = a->info.name;
     int rc = a->run(c);
     if (rc == MPI_SUCCESS) last_alg[c->coll] = a->info.name;
     return rc;

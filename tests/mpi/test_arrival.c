@@ -13,6 +13,9 @@
  *                                    delays, cycling over the algorithms
  *   test_arrival --lifecycle         monitor start/stop/restart, the
  *                                    straggler report, thread leaks
+ * --env-odd=NAME=VALUE sets an environment variable on odd ranks only (after
+ * MPI_Init, before the monitor starts), e.g. PAPC_MONITOR=0: the ranks must
+ * still agree on whether a monitor serves the calls.
  * --fault=F sets PAPC_ARRIVAL_FAULT=F for the whole run (phases without
  * their own fault use it) before MPI starts.
  * Options: --phase=a,b  --alg=name,alias (any algorithm, also a classic
@@ -56,9 +59,11 @@
  *             and leave the buffers alone) at roots 0 and P-1, no delay;
  *             on the world communicator, a duplicate of it and split halves
  *             (communicators the monitor does not serve)
- *   runahead  100 back-to-back calls of each rooted algorithm where one
- *             side never waits (a scatter's root, a gather's senders), so
- *             it runs many epochs ahead of the others; checked afterwards
+ *   runahead  100 back-to-back calls of each rooted algorithm at roots 0
+ *             and P-1 where one side never waits (a scatter's root, a
+ *             gather's senders), so it runs many epochs ahead of the
+ *             others; checked afterwards; the first phase, while the
+ *             monitor is new
  *   errors    an invalid call (root outside the communicator, negative
  *             count) refused alike everywhere, then good calls: a refused
  *             call must not take an arrival epoch
@@ -104,7 +109,8 @@ static struct {
     int watchdog;       /* seconds per case */
     int allow_unbuilt;
     const char *fault;  /* PAPC_ARRIVAL_FAULT for the whole run */
-} opt = {NULL, NULL, -1, 2000, 0, 0, 0, 0, 60, 0, NULL};
+    const char *env_odd; /* NAME=VALUE set on odd ranks only */
+} opt = {NULL, NULL, -1, 2000, 0, 0, 0, 0, 60, 0, NULL, NULL};
 
 static int world_rank, world_size, provided;
 static char *prog_name;
@@ -231,13 +237,13 @@ typedef struct phase {
 } phase;
 
 static const phase phases[] = {
+    {"runahead", I_TRUE, NULL, 0}, /* first: right after the monitor starts */
     {"true", I_TRUE, NULL, 1},          {"history", I_NONE, NULL, 1},
     {"reverse", I_TRUE, "reverse", 1},  {"random", I_TRUE, "random", 1},
     {"missing", I_TRUE, "missing", 1},  {"stale", I_TRUE, "stale", 0},
     {"partial", I_PARTIAL, NULL, 0},    {"never", I_NEVER, NULL, 0},
     {"lying", I_LYING, NULL, 0},        {"chaos", I_CHAOS, NULL, 0},
-    {"sweep", I_TRUE, NULL, 0},         {"runahead", I_TRUE, NULL, 0},
-    {"errors", I_TRUE, NULL, 0},
+    {"sweep", I_TRUE, NULL, 0},         {"errors", I_TRUE, NULL, 0},
 };
 
 typedef struct acase {
@@ -814,7 +820,8 @@ static void sweep(const papc_algorithm_info *a, MPI_Comm comm,
  * messages of future epochs in flight.  No user traffic and no native call
  * in between (they would hold the fast ranks back): every result is kept
  * and compared with native MPI afterwards. */
-static void runahead(const papc_algorithm_info *a, const phase *ph, int ai) {
+static void runahead(const papc_algorithm_info *a, const phase *ph,
+                     int root) {
     enum { N = 100, COUNT = 5 };
     acase t;
     init_case(&t, a, MPI_COMM_WORLD, "world", ph);
@@ -822,7 +829,7 @@ static void runahead(const papc_algorithm_info *a, const phase *ph, int ai) {
     papc_collective c = a->collective;
     int root_slow = c == PAPC_GATHER || c == PAPC_GATHERV ||
                     c == PAPC_REDUCE;
-    t.root = opt.root >= 0 ? opt.root % t.size : ai % t.size;
+    t.root = root;
     t.sh = (shape){COUNT, TY_INT, c == PAPC_REDUCE ? O_SUM : O_NONE, 0};
     t.delay = D_NONE;
     int sn, rn;
@@ -912,7 +919,10 @@ static void run_phase(const phase *ph, MPI_Comm dup, MPI_Comm half,
     for (int ai = 0; ai < nalgs; ai++) {
         const papc_algorithm_info *a = algs[ai];
         if (strcmp(ph->name, "runahead") == 0) {
-            runahead(a, ph, ai);
+            /* roots 0 and P-1 (or --root) */
+            runahead(a, ph, opt.root >= 0 ? opt.root % world_size : 0);
+            if (opt.root < 0 && world_size > 1)
+                runahead(a, ph, world_size - 1);
             continue;
         }
         if (strcmp(ph->name, "errors") == 0) {
@@ -1256,6 +1266,7 @@ static void parse_args(int argc, char **argv) {
         else if (strcmp(a, "--lifecycle") == 0) opt.lifecycle = 1;
         else if (strcmp(a, "--few-roots") == 0) few_roots = 1;
         else if (strncmp(a, "--fault=", 8) == 0) opt.fault = *v ? v : NULL;
+        else if (strncmp(a, "--env-odd=", 10) == 0) opt.env_odd = v;
         else if (strcmp(a, "--monitor=lazy") == 0) opt.lazy = 1;
         else if (strcmp(a, "--monitor=init") == 0) opt.lazy = 0;
         else if (strcmp(a, "--thread=funneled") == 0) opt.funneled = 1;
@@ -1293,6 +1304,17 @@ int main(int argc, char **argv) {
         if (world_rank == 0) fprintf(stderr, "test_arrival: P <= %d\n", MAXP);
         MPI_Finalize();
         return 2;
+    }
+    /* Settings that differ between ranks (PAPC_MONITOR=0 on some): the
+     * runtime must agree on what it does, never hang. */
+    if (opt.env_odd && world_rank % 2 == 1) {
+        char nv[256];
+        snprintf(nv, sizeof nv, "%s", opt.env_odd);
+        char *eq = strchr(nv, '=');
+        if (eq) {
+            *eq = '\0';
+            setenv(nv, eq + 1, 1);
+        }
     }
     if (world_rank == 0 && !opt.funneled && provided < MPI_THREAD_MULTIPLE)
         printf("NOTE: MPI gave thread level %d, not MPI_THREAD_MULTIPLE\n",
@@ -1343,7 +1365,7 @@ int main(int argc, char **argv) {
             for (int i = 0; i < NV(phases); i++)
                 if (!opt.phases || in_list(opt.phases, phases[i].name)) {
                     run_phase(&phases[i], dup, half, half_name);
-                    if (i == 0 && opt.lazy && !opt.funneled &&
+                    if (opt.lazy && !opt.funneled && !opt.env_odd &&
                         provided >= MPI_THREAD_MULTIPLE &&
                         !papc_monitor_running())
                         life_fail("lazy", "no monitor running after "
