@@ -2,6 +2,8 @@
 
     papc-report guide RESULTS.csv -o OUTDIR [--stat min|median|mean]
                       [--no-errorbars] [--dpi N] [--markdown FILE] [--no-plots]
+    papc-report bench RESULTS.csv [MORE.csv ...] -o OUTDIR [--baseline NAME]
+                      (papc-bench's CSV; the code is bench_report.py)
 
 One subcommand per tool.  Each is a `Report` in REPORTS below: a name, a
 help line, a function that adds its arguments to its argparse subparser and
@@ -498,9 +500,19 @@ def run_guide(args):
 
 Report = namedtuple("Report", "name help add_arguments run")
 
+
+def _bench():
+    """bench_report, imported when used: it builds on this module's helpers."""
+    from . import bench_report
+    return bench_report
+
+
 REPORTS = (
     Report("guide", "figures of papc-guide's CSV (irregular gather/scatter "
            "performance guidelines, issue 6)", add_guide_arguments, run_guide),
+    Report("bench", "figures and tables of papc-bench's CSV(s): run time and "
+           "average elapsed time against delay, size and P (issue 4)",
+           lambda p: _bench().add_arguments(p), lambda a: _bench().run(a)),
 )
 
 

@@ -56,7 +56,7 @@ static int comm_state(MPI_Comm user, papc_comm_state **out) {
 }
 
 int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq) {
-    papc_comm_state *s;
+    papc_comm_state *s = NULL;
     int rc = comm_state(user, &s);
     if (rc != MPI_SUCCESS) return rc;
     *priv = s->priv;
@@ -65,7 +65,7 @@ int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq) {
 }
 
 int papc_private_comm_peek(MPI_Comm user, MPI_Comm *priv) {
-    papc_comm_state *s;
+    papc_comm_state *s = NULL;
     int rc = comm_state(user, &s);
     if (rc != MPI_SUCCESS) return rc;
     *priv = s->priv;

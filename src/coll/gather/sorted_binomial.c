@@ -227,7 +227,7 @@ static int bsbn_root(const papc_call *c, const papc_arrival *a,
     for (int i = 0; i < g->nkids && rc == MPI_SUCCESS; i++) {
         papc_bg_msg m;
         MPI_Datatype t;
-        int k;
+        int k = 0;
         rc = take_child(c, a, g, &m, &k);
         if (rc != MPI_SUCCESS) break;
         rc = root_child_type(c, g, k, &t);
@@ -248,7 +248,7 @@ static int bsbn_relay(const papc_call *c, const papc_arrival *a,
     int rc = pack_own(c, g, buf, total);
     for (int i = 0; i < g->nkids && rc == MPI_SUCCESS; i++) {
         papc_bg_msg m;
-        int k;
+        int k = 0;
         rc = take_child(c, a, g, &m, &k);
         if (rc != MPI_SUCCESS) break;
         if (m.bytes > 0)

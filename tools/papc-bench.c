@@ -1,0 +1,1202 @@
+/*
+ * papc-bench — how much of an application's imbalance each algorithm
+ * absorbs, side by side with the MPI library's own collectives (issue 4,
+ * items 1-3).
+ *
+ *   mpirun -np 8 papc-bench -c gather -a native,linear_sync,sls,bsls \
+ *       -m 256Ki,2Mi -d 0,10,50 --mode rand-late -i 20 --csv out.csv
+ *
+ * The program emulates the papers' iterative application
+ * (pap-scatter-gather.md Fig. 13, pap-allreduce.md Fig. 9).  Per iteration:
+ *   - fresh random data, seeded by (seed, iteration, rank), the same for
+ *     every algorithm of the iteration; the native collective runs once on
+ *     them (untimed) to give the reference result;
+ *   - this rank's delay: one-late: rank 1 is late by the maximum delay;
+ *     rand-late: every rank uniformly in [0, max], from (seed, iteration,
+ *     rank) -- so every algorithm, size and delay sees the same pattern
+ *     (scaled by the maximum delay);
+ *   - then for every algorithm, in an order rotated by one per iteration
+ *     (interleaved, so drift of a shared machine falls on all alike):
+ *     MPI_Barrier twice; t0 = MPI_Wtime() (the barrier exit);
+ *     papc_processing_start(); sleep(point * T); papc_progress(point);
+ *     sleep((1 - point) * T); papc_processing_end() with
+ *     T = compute time + this rank's delay; t_a = MPI_Wtime(); the
+ *     collective; t_f = MPI_Wtime(); the check against the reference
+ *     (bit for bit: gather/scatter data are random floats, allreduce data
+ *     integer-valued floats small enough that every partial sum is exact in
+ *     any order); (t_a - t0, t_f - t0, check) go to rank 0 (MPI_Gather,
+ *     outside the timed part).
+ *   - rank 0: run time r = max f - min a, average elapsed time
+ *     e = mean(f - a) (pap-scatter-gather.md eqs. 1, 2) and the ideal bound
+ *     (tools/bench_ideal.h) from the same arrival times.
+ * Clocks: each rank measures from its own barrier exit, the papers' common
+ * origin, which also holds across hosts whose clocks differ.  The error
+ * left is the skew of the barrier exits; with all ranks on one host it is
+ * measured (CLOCK_MONOTONIC is shared) and reported.
+ * alpha, beta of the ideal bound: a ping-pong of ranks 0 and 1 (least
+ * squares over a few sizes, minimum of 10 repetitions each) unless --alpha
+ * and --beta are given.
+ *
+ * Exit codes: 0 all results right, 1 some result differed from the native
+ * collective (errors column > 0), 2 bad command line.
+ * Uses the public API only, plus the header-only tools/bench_ideal.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <mpi.h>
+#include "papcoll.h"
+#include "bench_ideal.h"
+
+#define PROG "papc-bench"
+#define MAX_LIST 32
+#define MAX_COLLS 3
+#define NATIVE "native"
+
+enum { MODE_ONE = 1, MODE_RAND = 2 };
+static const char *mode_name(int m) {
+    return m == MODE_ONE ? "one-late" : "rand-late";
+}
+
+typedef struct alg {
+    const char *name;  /* registered name or "native" */
+    const char *label; /* tables: the shortest alias (bsls) or the name */
+    int native;
+} alg_t;
+
+typedef struct options {
+    papc_collective colls[MAX_COLLS];
+    int ncolls;
+    /* -a lists: general (coll -1) or "coll:" prefixed */
+    struct { int coll; char *list; } alists[MAX_LIST];
+    int nalists;
+    long long sizes[MAX_LIST];
+    char *size_text[MAX_LIST];
+    int nsizes;
+    int per_block;
+    double delays[MAX_LIST];
+    int ndelays;
+    int modes; /* MODE_* bits */
+    int iterations, warmup;
+    double compute_ms, point;
+    int root;
+    unsigned long long seed;
+    const char *baseline;
+    const char *csv, *json;
+    int no_monitor, no_progress, quiet;
+    double alpha, beta; /* < 0: fit */
+} options;
+
+/* Statistics of one (coll, alg, size, mode, delay) row. */
+typedef struct stat5 { double mean, median, min, max, std; } stat5;
+typedef struct row {
+    int count, iterations, errors;
+    stat5 r, e;
+    double ideal_mean, ideal_std;
+    int done;
+} row_t;
+
+static int rank, nprocs;
+static double g_alpha, g_beta;
+static const char *g_fit = "";
+static double skew_sum, skew_max;
+static long skew_n;
+static int one_host;
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static void die_usage(const char *fmt, const char *arg) {
+    if (rank == 0) {
+        fprintf(stderr, PROG ": ");
+        fprintf(stderr, fmt, arg);
+        fprintf(stderr, "\n(" PROG " -h for help)\n");
+    }
+    MPI_Finalize();
+    exit(2);
+}
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, PROG ": rank %d: out of memory (%zu bytes)\n", rank,
+                n);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    return p;
+}
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A generator seeded by (seed, iteration, rank, stream). */
+static uint64_t rng_init(unsigned long long seed, int it, int r, int stream) {
+    uint64_t s = seed * 0x9e3779b97f4a7c15ULL;
+    s ^= (uint64_t)(it + 1) * 0xc2b2ae3d27d4eb4fULL;
+    s ^= (uint64_t)(r + 1) * 0x165667b19e3779f9ULL;
+    s ^= (uint64_t)(stream + 1) * 0x27d4eb2f165667c5ULL;
+    splitmix(&s);
+    return s;
+}
+static double rng_unit(uint64_t *s) { /* [0, 1) */
+    return (double)(splitmix(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void sleep_s(double s) {
+    if (s <= 0) return;
+    struct timespec t;
+    t.tv_sec = (time_t)s;
+    t.tv_nsec = (long)((s - (double)t.tv_sec) * 1e9);
+    while (nanosleep(&t, &t) == -1 && errno == EINTR) {}
+}
+
+static double mono_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static stat5 summarize(const double *v, int n) {
+    stat5 s = {0, 0, 0, 0, 0};
+    if (n <= 0) return s;
+    double *t = xmalloc((size_t)n * sizeof *t), sum = 0, sq = 0;
+    memcpy(t, v, (size_t)n * sizeof *t);
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    for (int i = 0; i < n; i++) sum += t[i];
+    s.mean = sum / n;
+    for (int i = 0; i < n; i++) sq += (t[i] - s.mean) * (t[i] - s.mean);
+    s.std = n > 1 ? sqrt(sq / (n - 1)) : 0;
+    s.median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    s.min = t[0];
+    s.max = t[n - 1];
+    free(t);
+    return s;
+}
+
+/* ---- command line -------------------------------------------------------- */
+
+static void usage(void) {
+    if (rank != 0) return;
+    printf(
+"usage: mpirun -np P " PROG " [options]\n"
+"Emulates an iterative application (compute, then a collective) with late\n"
+"processes and compares algorithms by run time r = max f - min a and average\n"
+"elapsed time e = mean(f - a), against the ideal bound.\n"
+"  -c, --coll LIST        gather, scatter, allreduce (comma list; default gather)\n"
+"  -a, --algorithms LIST  names or aliases (papc-info --algorithms) and native\n"
+"                         (the MPI library's own call); 'all' = every one;\n"
+"                         'COLL:LIST' applies to one collective (repeatable).\n"
+"                         A name serves every listed collective that has it.\n"
+"                         Default: gather native,linear_sync,sls,bsls;\n"
+"                         scatter native,basic_linear,slin,bsln;\n"
+"                         allreduce native,ring,prr,slt\n"
+"  -m, --sizes LIST       floats, K/Ki = 1024, M/Mi = 1048576 (default 256Ki);\n"
+"                         the total vector as in the papers: gather/scatter\n"
+"                         blocks of size/P per process, allreduce the vector\n"
+"      --per-block        -m gives the floats of one process' block instead\n"
+"  -d, --delays LIST      maximum delays in ms (default 0,10,50)\n"
+"      --mode M           one-late | rand-late | both (default rand-late)\n"
+"  -i, --iterations N     measured iterations (default 20)\n"
+"  -x, --warmup N         iterations run but not measured (default 2)\n"
+"      --compute MS       compute phase without delay (default 100)\n"
+"      --progress F       progress point, 0 < F < 1 (default 0.5)\n"
+"      --no-progress      no papc_processing_*/papc_progress calls (an\n"
+"                         uninstrumented program: history predictions)\n"
+"      --no-monitor       no arrival monitor (PAPC_MONITOR=0): no predictions\n"
+"  -r, --root R           root of gather/scatter (default 0)\n"
+"      --seed S           seed of data and delays (default 1)\n"
+"      --baseline NAME    compared against in the tables (default native)\n"
+"      --alpha S --beta S_PER_BYTE   model of the ideal bound (default: fit\n"
+"                         by a ping-pong of ranks 0 and 1)\n"
+"      --csv FILE, --json FILE       one row per (coll, algorithm, size,\n"
+"                         mode, delay) with a header of machine, MPI, command\n"
+"  -q, --quiet            no progress lines on stderr\n"
+"  -h, --help\n"
+"Exit code 1 when a result differed from the native collective.\n");
+}
+
+/* "256Ki", "2M", "1024" -> floats; -1 on error */
+static long long parse_count(const char *s) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || errno || v <= 0) return -1;
+    long long mul = 1;
+    if (*end == 'k' || *end == 'K') mul = 1LL << 10, end++;
+    else if (*end == 'm' || *end == 'M') mul = 1LL << 20, end++;
+    else if (*end == 'g' || *end == 'G') mul = 1LL << 30, end++;
+    if (mul > 1 && *end == 'i') end++;
+    if (*end) return -1;
+    if (v > INT_MAX / mul) return -1;
+    return v * mul;
+}
+
+static int split_list(const char *list, char **out, int max) {
+    char *copy = strdup(list), *save = NULL;
+    int n = 0;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == max) { n = -1; break; }
+        out[n++] = strdup(t);
+    }
+    free(copy);
+    return n;
+}
+
+static int parse_int(const char *s, int min, int *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < min || v > INT_MAX) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_double(const char *s, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+static void parse_options(int argc, char **argv, options *o) {
+    memset(o, 0, sizeof *o);
+    o->iterations = 20;
+    o->warmup = 2;
+    o->compute_ms = 100;
+    o->point = 0.5;
+    o->seed = 1;
+    o->baseline = NATIVE;
+    o->modes = MODE_RAND;
+    o->alpha = o->beta = -1;
+    const char *colls = "gather", *sizes = "256Ki", *delays = "0,10,50";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            MPI_Finalize();
+            exit(0);
+        }
+        if (!strcmp(a, "--per-block")) { o->per_block = 1; continue; }
+        if (!strcmp(a, "--no-progress")) { o->no_progress = 1; continue; }
+        if (!strcmp(a, "--no-monitor")) { o->no_monitor = 1; continue; }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
+        static const char *const valued[] = {
+            "-c", "--coll", "-a", "--algorithms", "-m", "--sizes", "-d",
+            "--delays", "--mode", "-i", "--iterations", "-x", "--warmup",
+            "--compute", "--progress", "-r", "--root", "--seed", "--baseline",
+            "--alpha", "--beta", "--csv", "--json", NULL};
+        int known = 0;
+        for (int k = 0; valued[k]; k++) known |= !strcmp(a, valued[k]);
+        if (!known) die_usage("unknown option '%s'", a);
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) die_usage("option '%s' needs a value", a);
+        int bad = 0;
+        if (!strcmp(a, "-c") || !strcmp(a, "--coll")) colls = v;
+        else if (!strcmp(a, "-a") || !strcmp(a, "--algorithms")) {
+            if (o->nalists == MAX_LIST) die_usage("too many %s", a);
+            int c = -1;
+            const char *colon = strchr(v, ':');
+            if (colon) {
+                char head[32];
+                size_t n = (size_t)(colon - v);
+                if (n >= sizeof head) die_usage("bad algorithm list '%s'", v);
+                memcpy(head, v, n);
+                head[n] = '\0';
+                c = papc_collective_from_name(head);
+                if (c != PAPC_GATHER && c != PAPC_SCATTER && c != PAPC_ALLREDUCE)
+                    die_usage("'%s': papc-bench runs gather, scatter and "
+                              "allreduce", v);
+                v = colon + 1;
+            }
+            o->alists[o->nalists].coll = c;
+            o->alists[o->nalists++].list = strdup(v);
+        }
+        else if (!strcmp(a, "-m") || !strcmp(a, "--sizes")) sizes = v;
+        else if (!strcmp(a, "-d") || !strcmp(a, "--delays")) delays = v;
+        else if (!strcmp(a, "--mode")) {
+            if (!strcmp(v, "one-late")) o->modes = MODE_ONE;
+            else if (!strcmp(v, "rand-late")) o->modes = MODE_RAND;
+            else if (!strcmp(v, "both")) o->modes = MODE_ONE | MODE_RAND;
+            else die_usage("--mode: '%s' is not one-late, rand-late or both", v);
+        }
+        else if (!strcmp(a, "-i") || !strcmp(a, "--iterations"))
+            bad = parse_int(v, 1, &o->iterations);
+        else if (!strcmp(a, "-x") || !strcmp(a, "--warmup"))
+            bad = parse_int(v, 0, &o->warmup);
+        else if (!strcmp(a, "--compute"))
+            bad = parse_double(v, &o->compute_ms) || o->compute_ms < 0;
+        else if (!strcmp(a, "--progress"))
+            bad = parse_double(v, &o->point) || !(o->point > 0 && o->point < 1);
+        else if (!strcmp(a, "-r") || !strcmp(a, "--root"))
+            bad = parse_int(v, 0, &o->root);
+        else if (!strcmp(a, "--seed")) {
+            char *end;
+            errno = 0;
+            o->seed = strtoull(v, &end, 0);
+            bad = end == v || *end || errno;
+        }
+        else if (!strcmp(a, "--baseline")) o->baseline = v;
+        else if (!strcmp(a, "--alpha"))
+            bad = parse_double(v, &o->alpha) || o->alpha < 0;
+        else if (!strcmp(a, "--beta"))
+            bad = parse_double(v, &o->beta) || o->beta < 0;
+        else if (!strcmp(a, "--csv")) o->csv = v;
+        else if (!strcmp(a, "--json")) o->json = v;
+        else die_usage("unknown option '%s'", a);
+        if (bad) die_usage("bad value for %s", a);
+        i++;
+    }
+    /* collectives */
+    char *items[MAX_LIST];
+    int n = split_list(colls, items, MAX_LIST);
+    if (n <= 0) die_usage("bad collective list '%s'", colls);
+    for (int k = 0; k < n; k++) {
+        int c = papc_collective_from_name(items[k]);
+        if (c != PAPC_GATHER && c != PAPC_SCATTER && c != PAPC_ALLREDUCE)
+            die_usage("collective '%s': papc-bench runs gather, scatter and "
+                      "allreduce", items[k]);
+        int dup = 0;
+        for (int j = 0; j < o->ncolls; j++) dup |= o->colls[j] == (papc_collective)c;
+        if (!dup) o->colls[o->ncolls++] = (papc_collective)c;
+        free(items[k]);
+    }
+    /* sizes */
+    n = split_list(sizes, o->size_text, MAX_LIST);
+    if (n <= 0) die_usage("bad size list '%s'", sizes);
+    for (int k = 0; k < n; k++) {
+        o->sizes[k] = parse_count(o->size_text[k]);
+        if (o->sizes[k] <= 0)
+            die_usage("bad size '%s' (floats, K/Ki/M/Mi suffixes)",
+                      o->size_text[k]);
+    }
+    o->nsizes = n;
+    /* delays */
+    n = split_list(delays, items, MAX_LIST);
+    if (n <= 0) die_usage("bad delay list '%s'", delays);
+    for (int k = 0; k < n; k++) {
+        if (parse_double(items[k], &o->delays[k]) || o->delays[k] < 0)
+            die_usage("bad delay '%s' (milliseconds >= 0)", items[k]);
+        free(items[k]);
+    }
+    o->ndelays = n;
+    if (o->root >= nprocs) {
+        if (rank == 0)
+            fprintf(stderr, PROG ": root %d is not a rank (P = %d)\n", o->root,
+                    nprocs);
+        MPI_Finalize();
+        exit(2);
+    }
+    if ((o->alpha < 0) != (o->beta < 0))
+        die_usage("%s", "--alpha and --beta go together");
+}
+
+static const char *default_algs(papc_collective c) {
+    switch (c) {
+    case PAPC_GATHER: return "native,linear_sync,sls,bsls";
+    case PAPC_SCATTER: return "native,basic_linear,slin,bsln";
+    default: return "native,ring,prr,slt";
+    }
+}
+
+static void add_alg(alg_t *algs, int *n, const papc_algorithm_info *info) {
+    const char *name = info ? info->name : NATIVE;
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(algs[i].name, name)) return;
+    if (*n == MAX_LIST) die_usage("%s", "too many algorithms");
+    algs[*n].name = algs[*n].label = name;
+    if (info && info->aliases) { /* the shortest alias, when shorter */
+        char *copy = strdup(info->aliases), *save = NULL;
+        for (char *t = strtok_r(copy, " ", &save); t;
+             t = strtok_r(NULL, " ", &save))
+            if (strlen(t) < strlen(algs[*n].label)) algs[*n].label = strdup(t);
+        free(copy);
+    }
+    algs[(*n)++].native = info == NULL;
+}
+
+/* Resolves a name for coll: 1 added, 0 unknown to coll. */
+static int resolve(papc_collective c, const char *name, alg_t *algs, int *n) {
+    if (!strcasecmp(name, NATIVE)) {
+        add_alg(algs, n, NULL);
+        return 1;
+    }
+    if (!strcasecmp(name, "all")) {
+        add_alg(algs, n, NULL);
+        for (int i = 0; i < papc_algorithm_count(c); i++)
+            add_alg(algs, n, papc_algorithm_get(c, i));
+        return 1;
+    }
+    const papc_algorithm_info *info = papc_algorithm_find(c, name);
+    if (!info) return 0;
+    add_alg(algs, n, info);
+    return 1;
+}
+
+/* The algorithms of every collective; unknown names -> exit 2. */
+static void resolve_algorithms(const options *o, alg_t algs[][MAX_LIST],
+                               int *nalgs, int *base) {
+    for (int k = 0; k < o->ncolls; k++) nalgs[k] = 0;
+    /* every name must serve at least one collective it was given for */
+    for (int l = 0; l < o->nalists; l++) {
+        char *items[MAX_LIST];
+        int n = split_list(o->alists[l].list, items, MAX_LIST);
+        if (n <= 0) die_usage("bad algorithm list '%s'", o->alists[l].list);
+        for (int i = 0; i < n; i++) {
+            int found = 0, applies = 0;
+            for (int k = 0; k < o->ncolls; k++) {
+                if (o->alists[l].coll >= 0 &&
+                    o->alists[l].coll != (int)o->colls[k]) continue;
+                applies = 1;
+                found |= resolve(o->colls[k], items[i], algs[k], &nalgs[k]);
+            }
+            if (!found && applies) {
+                if (rank == 0) {
+                    fprintf(stderr, PROG ": unknown algorithm '%s' for",
+                            items[i]);
+                    for (int k = 0; k < o->ncolls; k++)
+                        if (o->alists[l].coll < 0 ||
+                            o->alists[l].coll == (int)o->colls[k])
+                            fprintf(stderr, " %s",
+                                    papc_collective_name(o->colls[k]));
+                    fprintf(stderr, "; see papc-info --algorithms\n");
+                }
+                MPI_Finalize();
+                exit(2);
+            }
+            /* items[i] is not freed: names may point into the registry,
+             * but "native" is a literal; the list is tiny */
+        }
+    }
+    for (int k = 0; k < o->ncolls; k++) {
+        if (nalgs[k] == 0) {
+            char *items[MAX_LIST];
+            int n = split_list(default_algs(o->colls[k]), items, MAX_LIST);
+            for (int i = 0; i < n; i++)
+                if (!resolve(o->colls[k], items[i], algs[k], &nalgs[k]) &&
+                    rank == 0)
+                    fprintf(stderr, PROG ": note: default algorithm %s not "
+                            "registered for %s\n", items[i],
+                            papc_collective_name(o->colls[k]));
+        }
+        /* the baseline: resolved per collective, added first when missing */
+        alg_t b[MAX_LIST];
+        int nb = 0;
+        if (!resolve(o->colls[k], o->baseline, b, &nb)) {
+            if (rank == 0)
+                fprintf(stderr, PROG ": unknown baseline '%s' for %s\n",
+                        o->baseline, papc_collective_name(o->colls[k]));
+            MPI_Finalize();
+            exit(2);
+        }
+        base[k] = -1;
+        for (int i = 0; i < nalgs[k]; i++)
+            if (!strcmp(algs[k][i].name, b[0].name)) base[k] = i;
+        if (base[k] < 0) {
+            if (nalgs[k] == MAX_LIST) die_usage("%s", "too many algorithms");
+            memmove(&algs[k][1], &algs[k][0], (size_t)nalgs[k] * sizeof(alg_t));
+            algs[k][0] = b[0];
+            nalgs[k]++;
+            base[k] = 0;
+        }
+    }
+}
+
+/* ---- the model of the ideal bound ----------------------------------------- */
+
+static double env_or(const char *name, double dflt) {
+    const char *v = getenv(name);
+    double x;
+    return v && !parse_double(v, &x) && x > 0 ? x : dflt;
+}
+
+/* alpha, beta by a ping-pong of ranks 0 and 1: for each size the minimum of
+ * REPS round trips / 2, then least squares t = alpha + b beta. */
+static void fit_model(const options *o) {
+    if (o->alpha >= 0) {
+        g_alpha = o->alpha;
+        g_beta = o->beta;
+        g_fit = "given (--alpha, --beta)";
+        return;
+    }
+    if (nprocs < 2) {
+        g_alpha = env_or("PAPC_ALPHA", 0.8e-6);
+        g_beta = env_or("PAPC_BETA", 1.3e-10);
+        g_fit = "papcoll's defaults (P = 1: no ping-pong)";
+        return;
+    }
+    static const int len[] = {8, 1024, 16384, 131072, 1048576, 4194304};
+    enum { NLEN = 6, REPS = 10 };
+    double m[2] = {0, 0};
+    if (rank < 2) {
+        char *b = xmalloc((size_t)len[NLEN - 1]);
+        memset(b, 1, (size_t)len[NLEN - 1]);
+        double t[NLEN];
+        int peer = 1 - rank;
+        for (int k = 0; k < NLEN; k++) {
+            t[k] = 1e30;
+            for (int i = -2; i < REPS; i++) { /* 2 untimed */
+                double s = MPI_Wtime();
+                if (rank == 0) {
+                    MPI_Send(b, len[k], MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+                    MPI_Recv(b, len[k], MPI_BYTE, peer, 7, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+                } else {
+                    MPI_Recv(b, len[k], MPI_BYTE, peer, 7, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+                    MPI_Send(b, len[k], MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+                }
+                s = (MPI_Wtime() - s) / 2;
+                if (i >= 0 && s < t[k]) t[k] = s;
+            }
+        }
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (int k = 0; k < NLEN; k++) {
+            sx += len[k];
+            sy += t[k];
+            sxx += (double)len[k] * len[k];
+            sxy += (double)len[k] * t[k];
+        }
+        m[1] = (NLEN * sxy - sx * sy) / (NLEN * sxx - sx * sx);
+        m[0] = (sy - m[1] * sx) / NLEN;
+        if (m[1] <= 0) m[1] = (t[NLEN - 1] - t[0]) / (len[NLEN - 1] - len[0]);
+        if (m[1] <= 0) m[1] = 1e-12;
+        if (m[0] <= 0) m[0] = t[0]; /* the fit's intercept is noise: latency */
+        free(b);
+    }
+    MPI_Bcast(m, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    g_alpha = m[0];
+    g_beta = m[1];
+    g_fit = "ping-pong ranks 0-1, 8 B..4 MiB, min of 10, least squares";
+}
+
+/* ---- one configuration ------------------------------------------------------ */
+
+typedef struct bufs {
+    int count;            /* floats per block (gather/scatter) or vector */
+    size_t send_len, recv_len;
+    float *send, *recv, *ref;
+    int has_result;       /* this rank holds a result to check */
+} bufs_t;
+
+static void bufs_alloc(bufs_t *b, papc_collective c, int count, int root) {
+    b->count = count;
+    size_t n = (size_t)count, all = n * (size_t)nprocs;
+    switch (c) {
+    case PAPC_GATHER:
+        b->send_len = n;
+        b->recv_len = rank == root ? all : 0;
+        b->has_result = rank == root;
+        break;
+    case PAPC_SCATTER:
+        b->send_len = rank == root ? all : 0;
+        b->recv_len = n;
+        b->has_result = 1;
+        break;
+    default:
+        b->send_len = b->recv_len = n;
+        b->has_result = 1;
+    }
+    b->send = xmalloc(b->send_len * sizeof(float));
+    b->recv = xmalloc(b->recv_len * sizeof(float));
+    b->ref = xmalloc(b->recv_len * sizeof(float));
+}
+
+static void bufs_free(bufs_t *b) {
+    free(b->send);
+    free(b->recv);
+    free(b->ref);
+}
+
+/* Fresh data for iteration it: random floats in [0, 1) for gather/scatter;
+ * integers in [-k, k] for allreduce with P k < 2^24, so every partial sum is
+ * exact and any reduction order gives the same bits. */
+static void fill_data(bufs_t *b, papc_collective c, const options *o, int it) {
+    uint64_t s = rng_init(o->seed, it, rank, 1);
+    if (c == PAPC_ALLREDUCE) {
+        long k = ((1L << 24) - 1) / nprocs;
+        if (k > 1000) k = 1000;
+        for (size_t i = 0; i < b->send_len; i++)
+            b->send[i] = (float)((long)(splitmix(&s) % (uint64_t)(2 * k + 1)) - k);
+    } else {
+        for (size_t i = 0; i < b->send_len; i++)
+            b->send[i] = (float)rng_unit(&s);
+    }
+}
+
+static int run_coll(papc_collective c, const alg_t *a, bufs_t *b, float *out,
+                    int root) {
+    MPI_Comm w = MPI_COMM_WORLD;
+    int n = b->count;
+    switch (c) {
+    case PAPC_GATHER:
+        return a->native
+            ? MPI_Gather(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root, w)
+            : papc_gather_alg(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root,
+                              w, a->name);
+    case PAPC_SCATTER:
+        return a->native
+            ? MPI_Scatter(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root, w)
+            : papc_scatter_alg(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT,
+                               root, w, a->name);
+    default:
+        return a->native
+            ? MPI_Allreduce(b->send, out, n, MPI_FLOAT, MPI_SUM, w)
+            : papc_allreduce_alg(b->send, out, n, MPI_FLOAT, MPI_SUM, w,
+                                 a->name);
+    }
+}
+
+/* This rank's delay in seconds for iteration it. */
+static double my_delay(int mode, double max_ms, const options *o, int it) {
+    if (mode == MODE_ONE) return rank == 1 ? max_ms * 1e-3 : 0;
+    uint64_t s = rng_init(o->seed, it, rank, 2);
+    return rng_unit(&s) * max_ms * 1e-3;
+}
+
+typedef struct rec { double a, f, bad, mono; } rec_t;
+
+/* Runs one (coll, size, mode, delay) for all algorithms; fills rows[a]. */
+static void run_config(const options *o, papc_collective c, const alg_t *algs,
+                       int nalgs, bufs_t *b, int mode, double max_ms,
+                       row_t *rows) {
+    int iters = o->iterations, total = o->warmup + iters;
+    double *r = NULL, *e = NULL, *id = NULL, *arr = NULL, *tmp = NULL;
+    rec_t *all = NULL;
+    int *errors = calloc((size_t)nalgs, sizeof(int));
+    int *reported = calloc((size_t)nalgs, sizeof(int));
+    if (rank == 0) {
+        r = xmalloc((size_t)nalgs * iters * sizeof *r);
+        e = xmalloc((size_t)nalgs * iters * sizeof *e);
+        id = xmalloc((size_t)nalgs * iters * sizeof *id);
+        arr = xmalloc((size_t)nprocs * sizeof *arr);
+        tmp = xmalloc((size_t)nprocs * sizeof *tmp);
+        all = xmalloc((size_t)nprocs * sizeof *all);
+    }
+    double bytes = (double)b->count * sizeof(float);
+    double cost = g_alpha + bytes * g_beta;
+    alg_t native = {NATIVE, NATIVE, 1};
+    int instrument = !o->no_progress;
+    for (int it = 0; it < total; it++) {
+        double delay = my_delay(mode, max_ms, o, it);
+        double phase = o->compute_ms * 1e-3 + delay;
+        fill_data(b, c, o, it);
+        int rc = run_coll(c, &native, b, b->ref, o->root);
+        if (rc != MPI_SUCCESS) {
+            fprintf(stderr, PROG ": rank %d: the native %s failed (%d)\n",
+                    rank, papc_collective_name(c), rc);
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+        for (int k = 0; k < nalgs; k++) {
+            int ai = (k + it) % nalgs;
+            const alg_t *a = &algs[ai];
+            memset(b->recv, 0xff, b->recv_len * sizeof(float)); /* NaNs */
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime(), m0 = mono_now();
+            if (instrument) papc_processing_start();
+            sleep_s(o->point * phase);
+            if (instrument) papc_progress(o->point);
+            sleep_s((1 - o->point) * phase);
+            if (instrument) papc_processing_end();
+            double ta = MPI_Wtime();
+            rc = run_coll(c, a, b, b->recv, o->root);
+            double tf = MPI_Wtime();
+            int bad = rc != MPI_SUCCESS ||
+                      (b->has_result &&
+                       memcmp(b->recv, b->ref, b->recv_len * sizeof(float)));
+            if (rc != MPI_SUCCESS && !reported[ai]++)
+                fprintf(stderr, PROG ": rank %d: %s %s failed: %s\n", rank,
+                        papc_collective_name(c), a->name,
+                        a->native ? "native error" : papc_strerror(rc));
+            rec_t mine = {ta - t0, tf - t0, bad, m0};
+            MPI_Gather(&mine, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, 0,
+                       MPI_COMM_WORLD);
+            if (rank != 0) continue;
+            int anybad = 0;
+            double lo = all[0].a, hi = all[0].f, sum = 0;
+            double mlo = all[0].mono, mhi = all[0].mono;
+            for (int p = 0; p < nprocs; p++) {
+                anybad |= all[p].bad != 0;
+                if (all[p].a < lo) lo = all[p].a;
+                if (all[p].f > hi) hi = all[p].f;
+                if (all[p].mono < mlo) mlo = all[p].mono;
+                if (all[p].mono > mhi) mhi = all[p].mono;
+                sum += all[p].f - all[p].a;
+                arr[p] = all[p].a;
+            }
+            if (it < o->warmup) continue;
+            errors[ai] += anybad;
+            int j = ai * iters + (it - o->warmup);
+            r[j] = hi - lo;
+            e[j] = sum / nprocs;
+            id[j] = c == PAPC_GATHER
+                ? bench_ideal_gather(nprocs, o->root, arr, cost, tmp)
+                : c == PAPC_SCATTER
+                ? bench_ideal_scatter(nprocs, o->root, arr, cost)
+                : bench_ideal_allreduce(nprocs, arr, cost);
+            if (one_host) {
+                double s = mhi - mlo;
+                skew_sum += s;
+                skew_n++;
+                if (s > skew_max) skew_max = s;
+            }
+        }
+    }
+    if (rank == 0) {
+        for (int ai = 0; ai < nalgs; ai++) {
+            row_t *w = &rows[ai];
+            double *rv = r + (size_t)ai * iters, *ev = e + (size_t)ai * iters;
+            double *iv = id + (size_t)ai * iters;
+            for (int i = 0; i < iters; i++) {
+                rv[i] *= 1e3;
+                ev[i] *= 1e3;
+                iv[i] *= 1e3;
+            }
+            w->count = b->count;
+            w->iterations = iters;
+            w->errors = errors[ai];
+            w->r = summarize(rv, iters);
+            w->e = summarize(ev, iters);
+            stat5 is = summarize(iv, iters);
+            w->ideal_mean = is.mean;
+            w->ideal_std = is.std;
+            w->done = 1;
+        }
+        free(r);
+        free(e);
+        free(id);
+        free(arr);
+        free(tmp);
+        free(all);
+    }
+    free(errors);
+    free(reported);
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+typedef struct meta_kv { const char *key; char value[1024]; } meta_kv;
+static meta_kv meta[32];
+static int nmeta;
+
+static void meta_add(const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void meta_add(const char *key, const char *fmt, ...) {
+    va_list ap;
+    if (nmeta == (int)(sizeof meta / sizeof meta[0])) return;
+    va_start(ap, fmt);
+    meta[nmeta].key = key;
+    vsnprintf(meta[nmeta].value, sizeof meta[nmeta].value, fmt, ap);
+    va_end(ap);
+    nmeta++;
+}
+
+static const char *meta_get(const char *key) {
+    for (int i = 0; i < nmeta; i++)
+        if (!strcmp(meta[i].key, key)) return meta[i].value;
+    return "";
+}
+
+static void build_meta(const options *o, int argc, char **argv) {
+    char host[256] = "?";
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = '\0';
+    struct utsname u;
+    if (uname(&u)) memset(&u, 0, sizeof u);
+    meta_add("machine", "%s (%s %s %s), %ld cores", host, u.sysname,
+             u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN));
+    char lib[1024];
+    snprintf(lib, sizeof lib, "%s", papc_mpi_library());
+    for (char *p = lib; *p; p++) if (*p == '\n' || *p == '\r') *p = ' ';
+    size_t l = strlen(lib);
+    while (l && lib[l - 1] == ' ') lib[--l] = '\0';
+    meta_add("mpi", "%s", lib);
+    char cmd[1024] = "";
+    size_t used = 0;
+    for (int i = 0; i < argc && used < sizeof cmd; i++) {
+        int w = snprintf(cmd + used, sizeof cmd - used, "%s%s", i ? " " : "",
+                         argv[i]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+    meta_add("command", "%s", cmd);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    meta_add("date", "%s", date);
+    meta_add("alpha_s", "%.6g", g_alpha);
+    meta_add("beta_s_per_byte", "%.6g", g_beta);
+    meta_add("model_fit", "%s", g_fit);
+    meta_add("size_means", "%s", o->per_block
+             ? "count = -m = floats per process block (gather/scatter) or of "
+               "the vector (allreduce)"
+             : "-m = total vector in floats as in the papers; gather/scatter "
+               "count = floor(size / P) per process block, allreduce count = "
+               "size");
+    meta_add("P", "%d", nprocs);
+    meta_add("root", "%d", o->root);
+    meta_add("compute_ms", "%g", o->compute_ms);
+    if (o->no_progress) meta_add("progress", "none (uninstrumented)");
+    else meta_add("progress", "%g", o->point);
+    meta_add("monitor", "%s", o->no_monitor ? "off" : "on");
+    meta_add("seed", "%llu", o->seed);
+    meta_add("warmup", "%d", o->warmup);
+    meta_add("time_base", "each rank from its own exit of the double barrier");
+}
+
+static void skew_text(char *buf, size_t len) {
+    if (!one_host)
+        snprintf(buf, len, "not measured (ranks on several hosts)");
+    else if (skew_n == 0)
+        snprintf(buf, len, "not measured (no iterations)");
+    else
+        snprintf(buf, len, "mean %.4f max %.4f (CLOCK_MONOTONIC, one host, "
+                 "%ld barrier exits)", skew_sum / skew_n * 1e3, skew_max * 1e3,
+                 skew_n);
+}
+
+static const char *csv_columns =
+    "coll,algorithm,P,count,bytes,mode,max_delay_ms,iterations,r_mean_ms,"
+    "r_median_ms,r_min_ms,r_max_ms,r_std_ms,e_mean_ms,e_median_ms,e_min_ms,"
+    "e_max_ms,e_std_ms,ideal_mean_ms,ideal_std_ms,errors";
+
+static FILE *open_out(const char *path) {
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, PROG ": cannot write %s: %s\n", path, strerror(errno));
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    return f;
+}
+
+static void csv_header(FILE *f) {
+    for (int i = 0; i < nmeta; i++)
+        fprintf(f, "# %s: %s\n", meta[i].key, meta[i].value);
+    fprintf(f, "%s\n", csv_columns);
+    fflush(f);
+}
+
+static void csv_row(FILE *f, papc_collective c, const char *alg, int mode,
+                    double delay, const row_t *w) {
+    fprintf(f, "%s,%s,%d,%d,%lld,%s,%g,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
+            "%.4f,%.4f,%.4f,%.4f,%.4f,%d\n", papc_collective_name(c), alg,
+            nprocs, w->count, (long long)w->count * 4, mode_name(mode), delay,
+            w->iterations, w->r.mean, w->r.median, w->r.min, w->r.max,
+            w->r.std, w->e.mean, w->e.median, w->e.min, w->e.max, w->e.std,
+            w->ideal_mean, w->ideal_std, w->errors);
+    fflush(f);
+}
+
+static void json_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+        else fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+/* ---- tables ------------------------------------------------------------------ */
+
+/* index of row (a, s, m, d) in a collective's flat array */
+#define ROW(o, nalgs, a, s, m, d) \
+    ((((size_t)(a) * (o)->nsizes + (s)) * 2 + (m)) * (o)->ndelays + (d))
+
+static void print_tables(const options *o, papc_collective c,
+                         const alg_t *algs, int nalgs, int base,
+                         const row_t *rows) {
+    const char *cn = papc_collective_name(c);
+    for (int mi = 0; mi < 2; mi++) {
+        int mode = mi ? MODE_RAND : MODE_ONE;
+        if (!(o->modes & mode)) continue;
+        char rootw[32] = "";
+        if (c != PAPC_ALLREDUCE) snprintf(rootw, sizeof rootw, ", root %d",
+                                          o->root);
+        printf("\n## %s, %s, P = %d%s: mean run time r in ms (sigma) "
+               "and r / ideal;\n## ideal = median over the algorithms of "
+               "their mean ideal bound (per algorithm in the CSV)\n", cn,
+               mode_name(mode), nprocs, rootw);
+        printf("%-8s %7s", "size", "delay");
+        for (int a = 0; a < nalgs; a++) printf(" %22s", algs[a].label);
+        printf(" %9s\n", "ideal");
+        for (int s = 0; s < o->nsizes; s++)
+            for (int d = 0; d < o->ndelays; d++) {
+                printf("%-8s %7g", o->size_text[s], o->delays[d]);
+                double ideals[MAX_LIST];
+                for (int a = 0; a < nalgs; a++) {
+                    const row_t *w = &rows[ROW(o, nalgs, a, s, mi, d)];
+                    char cell[64];
+                    snprintf(cell, sizeof cell, "%.2f (%.2f) %.2fx%s",
+                             w->r.mean, w->r.std, w->ideal_mean > 0
+                             ? w->r.mean / w->ideal_mean : 0,
+                             w->errors ? "!" : "");
+                    printf(" %22s", cell);
+                    ideals[a] = w->ideal_mean;
+                }
+                qsort(ideals, (size_t)nalgs, sizeof *ideals, cmp_double);
+                printf(" %9.2f\n", nalgs % 2 ? ideals[nalgs / 2]
+                       : 0.5 * (ideals[nalgs / 2 - 1] + ideals[nalgs / 2]));
+            }
+        for (int a = 0; a < nalgs; a++) {
+            if (a == base) continue;
+            printf("\n## %s, %s, P = %d: %s against %s (layout of the papers' "
+                   "Tables 3, 4)\n## each entry: difference of the means in ms "
+                   "(%s - %s), then speedup (%s / %s)\n", cn, mode_name(mode),
+                   nprocs, algs[a].label, algs[base].label, algs[a].label,
+                   algs[base].label, algs[base].label, algs[a].label);
+            for (int which = 0; which < 2; which++) {
+                printf("%-24s", which ? "Average elapsed time e" :
+                       "Mean run time r");
+                for (int d = 0; d < o->ndelays; d++)
+                    printf(" %8g", o->delays[d]);
+                printf("   <- max delay (ms)\n");
+                for (int s = 0; s < o->nsizes; s++) {
+                    const row_t *x, *y;
+                    for (int line = 0; line < 2; line++) {
+                        printf("%-16s%-8s", line ? "" : o->size_text[s],
+                               line ? "speedup" : "diff");
+                        for (int d = 0; d < o->ndelays; d++) {
+                            x = &rows[ROW(o, nalgs, a, s, mi, d)];
+                            y = &rows[ROW(o, nalgs, base, s, mi, d)];
+                            double va = which ? x->e.mean : x->r.mean;
+                            double vb = which ? y->e.mean : y->r.mean;
+                            if (line) printf(" %8.2f", va > 0 ? vb / va : 0);
+                            else printf(" %8.2f", va - vb);
+                        }
+                        printf("\n");
+                    }
+                }
+            }
+        }
+    }
+    fflush(stdout);
+}
+
+/* ---- main ---------------------------------------------------------------------- */
+
+int main(int argc, char **argv) {
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+
+    options o;
+    parse_options(argc, argv, &o);
+    alg_t algs[MAX_COLLS][MAX_LIST];
+    int nalgs[MAX_COLLS], base[MAX_COLLS];
+    resolve_algorithms(&o, algs, nalgs, base);
+
+    /* one host?  then CLOCK_MONOTONIC is common and the skew measurable */
+    {
+        char name[MPI_MAX_PROCESSOR_NAME] = "", first[MPI_MAX_PROCESSOR_NAME];
+        int len;
+        MPI_Get_processor_name(name, &len);
+        memcpy(first, name, sizeof first);
+        MPI_Bcast(first, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+        int same = !strcmp(first, name);
+        MPI_Allreduce(&same, &one_host, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    }
+    int *wtg, flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &wtg, &flag);
+    int wtime_global = flag ? *wtg : 0;
+
+    if (o.no_monitor) setenv("PAPC_MONITOR", "0", 1);
+    fit_model(&o);
+    if (!o.no_monitor) {
+        int rc = papc_monitor_init(MPI_COMM_WORLD);
+        if (rc != MPI_SUCCESS && rank == 0)
+            fprintf(stderr, PROG ": papc_monitor_init: %s\n",
+                    papc_strerror(rc));
+    }
+
+    FILE *csv = NULL;
+    if (rank == 0) {
+        build_meta(&o, argc, argv);
+        meta_add("wtime_is_global", "%d", wtime_global);
+        if (o.csv) {
+            csv = open_out(o.csv);
+            csv_header(csv);
+        }
+        printf("# " PROG ": %s; P = %d, root %d; compute %g ms, progress "
+               "%s, monitor %s; %d iterations (+%d warm-up), seed %llu\n",
+               meta_get("command"), nprocs, o.root, o.compute_ms,
+               meta_get("progress"),
+               o.no_monitor ? "off" : "on", o.iterations, o.warmup, o.seed);
+        printf("# machine: %s\n# mpi: %s\n# date: %s\n", meta_get("machine"),
+               meta_get("mpi"), meta_get("date"));
+        printf("# ideal bound model: alpha = %.3g us, beta = %.4g ns/B "
+               "(%.2f GB/s) [%s]\n", g_alpha * 1e6, g_beta * 1e9,
+               1e-9 / g_beta, g_fit);
+        printf("# sizes: %s\n", meta_get("size_means"));
+        fflush(stdout);
+    }
+
+    /* all rows of all collectives, kept for the tables and the JSON */
+    row_t *rows[MAX_COLLS];
+    size_t per = 0;
+    int nconf = 0;
+    for (int k = 0; k < o.ncolls; k++)
+        nconf += o.nsizes * ((o.modes & MODE_ONE ? 1 : 0) +
+                             (o.modes & MODE_RAND ? 1 : 0)) * o.ndelays;
+    int conf = 0, exit_code = 0;
+    double t_start = MPI_Wtime();
+    for (int k = 0; k < o.ncolls; k++) {
+        papc_collective c = o.colls[k];
+        per = (size_t)nalgs[k] * o.nsizes * 2 * o.ndelays;
+        rows[k] = calloc(per, sizeof(row_t));
+        for (int s = 0; s < o.nsizes; s++) {
+            long long n = o.sizes[s];
+            if (!o.per_block && c != PAPC_ALLREDUCE) {
+                n /= nprocs;
+                if (n < 1) n = 1;
+            }
+            if (c != PAPC_ALLREDUCE && n * nprocs > INT_MAX) {
+                if (rank == 0)
+                    fprintf(stderr, PROG ": %s of %lld floats x %d ranks is "
+                            "too large\n", o.size_text[s], n, nprocs);
+                MPI_Finalize();
+                return 2;
+            }
+            bufs_t b;
+            bufs_alloc(&b, c, (int)n, o.root);
+            for (int mi = 0; mi < 2; mi++) {
+                int mode = mi ? MODE_RAND : MODE_ONE;
+                if (!(o.modes & mode)) continue;
+                for (int d = 0; d < o.ndelays; d++) {
+                    double t_conf = MPI_Wtime();
+                    row_t tmp[MAX_LIST];
+                    memset(tmp, 0, sizeof tmp);
+                    run_config(&o, c, algs[k], nalgs[k], &b, mode,
+                               o.delays[d], tmp);
+                    conf++;
+                    if (rank != 0) continue;
+                    for (int a = 0; a < nalgs[k]; a++) {
+                        rows[k][ROW(&o, nalgs[k], a, s, mi, d)] = tmp[a];
+                        if (csv)
+                            csv_row(csv, c, algs[k][a].name, mode,
+                                    o.delays[d], &tmp[a]);
+                        if (tmp[a].errors) {
+                            exit_code = 1;
+                            fprintf(stderr, PROG ": WRONG RESULT: %s %s, %s, "
+                                    "%s, %g ms: %d of %d iterations differ "
+                                    "from the native collective\n",
+                                    papc_collective_name(c), algs[k][a].name,
+                                    o.size_text[s], mode_name(mode),
+                                    o.delays[d], tmp[a].errors, o.iterations);
+                        }
+                    }
+                    if (!o.quiet) {
+                        double now = MPI_Wtime(), el = now - t_start;
+                        fprintf(stderr, PROG ": [%d/%d] %s %s %s %g ms: %.1f s"
+                                "; elapsed %.0f s, about %.0f s left\n", conf,
+                                nconf, papc_collective_name(c),
+                                o.size_text[s], mode_name(mode), o.delays[d],
+                                now - t_conf, el, el / conf * (nconf - conf));
+                    }
+                }
+            }
+            bufs_free(&b);
+        }
+        if (rank == 0)
+            print_tables(&o, c, algs[k], nalgs[k], base[k], rows[k]);
+    }
+
+    if (!o.no_monitor) papc_monitor_finalize();
+
+    if (rank == 0) {
+        char skew[256];
+        skew_text(skew, sizeof skew);
+        printf("\n# barrier exit skew (ms), the error of the common time "
+               "origin: %s\n", skew);
+        if (exit_code)
+            printf("# SOME RESULTS WERE WRONG (see stderr)\n");
+        if (csv) {
+            fprintf(csv, "# barrier_exit_skew_ms: %s\n", skew);
+            fclose(csv);
+        }
+        if (o.json) {
+            FILE *f = open_out(o.json);
+            fprintf(f, "{\n  \"meta\": {");
+            for (int i = 0; i < nmeta; i++) {
+                fprintf(f, "%s\n    ", i ? "," : "");
+                json_string(f, meta[i].key);
+                fprintf(f, ": ");
+                json_string(f, meta[i].value);
+            }
+            fprintf(f, ",\n    \"barrier_exit_skew_ms\": ");
+            json_string(f, skew);
+            fprintf(f, "\n  },\n  \"rows\": [");
+            int first = 1;
+            for (int k = 0; k < o.ncolls; k++)
+                for (int s = 0; s < o.nsizes; s++)
+                    for (int mi = 0; mi < 2; mi++) {
+                        int mode = mi ? MODE_RAND : MODE_ONE;
+                        if (!(o.modes & mode)) continue;
+                        for (int d = 0; d < o.ndelays; d++)
+                            for (int a = 0; a < nalgs[k]; a++) {
+                                const row_t *w =
+                                    &rows[k][ROW(&o, nalgs[k], a, s, mi, d)];
+                                fprintf(f, "%s\n    {\"coll\": \"%s\", "
+                                        "\"algorithm\": ", first ? "" : ",",
+                                        papc_collective_name(o.colls[k]));
+                                json_string(f, algs[k][a].name);
+                                fprintf(f, ", \"P\": %d, \"count\": %d, "
+                                        "\"bytes\": %lld, \"mode\": \"%s\", "
+                                        "\"max_delay_ms\": %g, "
+                                        "\"iterations\": %d",
+                                        nprocs, w->count,
+                                        (long long)w->count * 4,
+                                        mode_name(mode), o.delays[d],
+                                        w->iterations);
+                                const stat5 *st[2] = {&w->r, &w->e};
+                                const char *pre[2] = {"r", "e"};
+                                for (int q = 0; q < 2; q++)
+                                    fprintf(f, ", \"%s_mean_ms\": %.4f, "
+                                            "\"%s_median_ms\": %.4f, "
+                                            "\"%s_min_ms\": %.4f, "
+                                            "\"%s_max_ms\": %.4f, "
+                                            "\"%s_std_ms\": %.4f", pre[q],
+                                            st[q]->mean, pre[q],
+                                            st[q]->median, pre[q], st[q]->min,
+                                            pre[q], st[q]->max, pre[q],
+                                            st[q]->std);
+                                fprintf(f, ", \"ideal_mean_ms\": %.4f, "
+                                        "\"ideal_std_ms\": %.4f, "
+                                        "\"errors\": %d}", w->ideal_mean,
+                                        w->ideal_std, w->errors);
+                                first = 0;
+                            }
+                    }
+            fprintf(f, "\n  ]\n}\n");
+            fclose(f);
+        }
+    }
+    for (int k = 0; k < o.ncolls; k++) free(rows[k]);
+    MPI_Bcast(&exit_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return exit_code;
+}
