@@ -252,8 +252,12 @@ int papc_monitor_running(void);
  *                                       (reversed, shuffled per call,
  *                                       predictions ignored, the previous
  *                                       call's predictions); results never
- *                                       change.
+ *                                       change.  Read when the monitor
+ *                                       starts; the same on every rank.
  *   PAPC_MONITOR=0                      never start the monitor lazily.
+ *   PAPC_SLIN_WINDOW=<n>                scatter sorted_linear: sends the
+ *                                       root keeps in flight (default 64;
+ *                                       0 = the paper's blocking sends).
  *   PAPC_WARMUP=0                       skip the start-up warm-up (one
  *                                       segment each way with every peer).
  *   PAPC_HISTORY_WEIGHT=<w>             weight of the newest sample in the

@@ -356,7 +356,8 @@ def draw_figure(plt, ctx, rows, xkind, xfield, title, subtitle, path):
                        if r[meas + "_min_ms"] is not None and y is not None
                        and 0 < r[meas + "_min_ms"] <= y else sd
                        for sd, y, r in zip(sds, ys, pts)]
-            line = ax.errorbar(xs, ys, yerr=[low, sds], color=color, marker=marker,
+            line = ax.errorbar(xs, ys, yerr=[low, sds], color=color,
+                               marker=marker,
                                markersize=4.5, linewidth=1.2,
                                elinewidth=0.8, capsize=2.5)
             handles.setdefault(alg_label(ctx["coll"], name), line)
@@ -450,12 +451,12 @@ def iterations_text(rows):
 def draw_all(plt, tables, rows, args):
     """All the figures; returns the written paths and the skip notes."""
     written, notes = [], []
-    ctx_base = dict(dpi=args.dpi)
     for coll, crows in sorted(group(rows, lambda r: r["coll"]).items(),
                               key=lambda kv: sort_key_coll(kv[0])):
         names = algorithms_in(crows)
-        ctx = dict(ctx_base, coll=coll, names=names, styles=styles_for(names))
-        what = "%s" % coll
+        ctx = dict(dpi=args.dpi, coll=coll, names=names,
+                   styles=styles_for(names))
+        what = coll
 
         # against the maximum delay: per (P, size, mode)
         made = 0
@@ -635,6 +636,12 @@ def summary_markdown(tables, rows, args):
     return "\n".join(out) + "\n"
 
 
+def table_head(first, delays):
+    return ["| " + " | ".join(first + ["%s ms" % fmt_delay(d)
+                                       for d in delays]) + " |",
+            "|" + "---|" * len(first) + "---:|" * len(delays)]
+
+
 def section(coll, nprocs, mode, rows, names, base, args):
     out = ["## %s, P = %d, %s" % (coll, nprocs, mode), ""]
     delays = sorted({r["max_delay_ms"] for r in rows})
@@ -642,48 +649,59 @@ def section(coll, nprocs, mode, rows, names, base, args):
     cell = {(r["algorithm"], r["size"], r["max_delay_ms"]): r for r in rows}
     names = [n for n in names if any(r["algorithm"] == n for r in rows)]
 
+    def ideal_of(r):
+        v = r["ideal_mean_ms"] if r else None
+        return v if isinstance(v, (int, float)) and v > 0 else None
+
     # absolute times and the ideal bound
     out.append("Mean run time r \u00b1 \u03c3 (ms) and, per size, the ideal "
                "bound (median over the algorithms' runs: each run has its "
-               "own arrival times); the last column is the algorithm's "
-               "largest r / ideal of its own runs over the delays.")
+               "own arrival times).")
     out.append("")
-    head = ["size", "algorithm"] + ["%s ms" % fmt_delay(d) for d in delays] \
-        + ["max r / ideal"]
-    out.append("| " + " | ".join(head) + " |")
-    out.append("|---|---|" + "---:|" * (len(delays) + 1))
+    out.extend(table_head(["size", "algorithm"], delays))
     for size in sizes:
-        first = True
-        for n in names:
-            cells = [fmt_floats(size) if first else "", alg_short(n)]
-            first = False
-            ratios = []
+        for k, n in enumerate(names):
+            cells = [fmt_floats(size) if k == 0 else "", alg_short(n)]
             for d in delays:
                 r = cell.get((n, size, d))
-                if r is None:
-                    cells.append("")
-                    continue
-                text = fmt_ms(r["r_mean_ms"])
-                if r["r_std_ms"] is not None:
-                    text += " \u00b1 " + fmt_ms(r["r_std_ms"])
-                if r["errors"]:
-                    text += " \u2020"
+                text = ""
+                if r is not None:
+                    text = fmt_ms(r["r_mean_ms"])
+                    if r["r_std_ms"] is not None:
+                        text += " \u00b1 " + fmt_ms(r["r_std_ms"])
+                    if r["errors"]:
+                        text += " \u2020"
                 cells.append(text)
-                if isinstance(r["ideal_mean_ms"], (int, float)) and \
-                        r["ideal_mean_ms"] > 0:
-                    ratios.append(r["r_mean_ms"] / r["ideal_mean_ms"])
-            cells.append("%.2f" % max(ratios) if ratios else "")
             out.append("| " + " | ".join(cells) + " |")
         ideal = []
         for d in delays:
-            vals = [cell[(n, size, d)]["ideal_mean_ms"] for n in names
-                    if (n, size, d) in cell and isinstance(
-                        cell[(n, size, d)]["ideal_mean_ms"], (int, float))]
-            ideal.append(fmt_ms(median(vals)) if vals else "")
+            vals = [ideal_of(cell.get((n, size, d))) for n in names]
+            vals = [v for v in vals if v is not None]
+            ideal.append("*%s*" % fmt_ms(median(vals)) if vals else "")
         if any(ideal):
-            out.append("| | *ideal bound* | " + " | ".join(
-                "*%s*" % v if v else "" for v in ideal) + " | |")
+            out.append("| | *ideal bound* | " + " | ".join(ideal) + " |")
     out.append("")
+
+    # how close each algorithm comes to the limit
+    if any(ideal_of(r) for r in rows):
+        out.append("Run time over the ideal bound, r / ideal (each algorithm "
+                   "against the bound of its own runs; 1 = the limit).")
+        out.append("")
+        out.extend(table_head(["size", "algorithm"], delays))
+        for size in sizes:
+            for k, n in enumerate(names):
+                cells = [fmt_floats(size) if k == 0 else "", alg_short(n)]
+                for d in delays:
+                    r = cell.get((n, size, d))
+                    v = ideal_of(r)
+                    cells.append("%.2f%s" % (r["r_mean_ms"] / v, " \u2020"
+                                             if r["errors"] else "")
+                                 if v else "")
+                out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    else:
+        out.append("No ideal bound in the data (empty ideal columns).")
+        out.append("")
 
     if base is None:
         out.append("No comparison tables: the baseline (%s) is not among "
@@ -729,7 +747,7 @@ def section(coll, nprocs, mode, rows, names, base, args):
     return out
 
 
-# ---- the subcommand ----------------------------------------------------------
+# ---- the subcommand ------------------------------------------------------
 
 def add_arguments(p):
     p.add_argument("csv", nargs="+", help="papc-bench --csv output(s); "

@@ -123,6 +123,8 @@ int papc_bg_register(int kind, papc_bg_handler h);
 int papc_bg_ctx_rank(const papc_bg_ctx *ctx);
 int papc_bg_ctx_size(const papc_bg_ctx *ctx);
 int papc_bg_ctx_epoch(const papc_bg_ctx *ctx);
+/* Counts the monitor's starts: epochs begin again at 0 after a restart. */
+int papc_bg_ctx_instance(const papc_bg_ctx *ctx);
 /* The monitor's latest local order (as PAPC_ORDER_LOCAL) for this epoch,
  * into order[size] (earliest first). */
 void papc_bg_ctx_order(papc_bg_ctx *ctx, int *order);

@@ -272,6 +272,7 @@ void papc_bg_msg_free(papc_bg_msg *m) {
 int papc_bg_ctx_rank(const papc_bg_ctx *ctx) { (void)ctx; return papc_mon.rank; }
 int papc_bg_ctx_size(const papc_bg_ctx *ctx) { (void)ctx; return papc_mon.size; }
 int papc_bg_ctx_epoch(const papc_bg_ctx *ctx) { return ctx->epoch; }
+int papc_bg_ctx_instance(const papc_bg_ctx *ctx) { (void)ctx; return papc_mon.instance; }
 
 void papc_bg_ctx_order(papc_bg_ctx *ctx, int *order) {
     double *off = malloc((size_t)papc_mon.size * sizeof *off);

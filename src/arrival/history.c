@@ -94,12 +94,19 @@ double papc_arr_history_next(int site) {
     return papc_mon.sites[n].compute.mean;
 }
 
+/* Bounded: only a tool draining it (papc_arrival_take_errors) reads the
+ * log; without one, the oldest half is dropped when it is full, so a long
+ * run's memory stays flat. */
 void papc_arr_log_error(int pred, double err) {
-    enum { MAX_LOG = 1 << 20 };
+    enum { MAX_LOG = 1 << 14 };
+    if (papc_mon.err_log_n[pred] == MAX_LOG) {
+        memmove(papc_mon.err_log[pred], papc_mon.err_log[pred] + MAX_LOG / 2,
+                (size_t)(MAX_LOG / 2) * sizeof(double));
+        papc_mon.err_log_n[pred] = MAX_LOG / 2;
+    }
     if (papc_mon.err_log_n[pred] == papc_mon.err_log_cap[pred]) {
         int cap = papc_mon.err_log_cap[pred] ? 2 * papc_mon.err_log_cap[pred]
                                               : 1024;
-        if (cap > MAX_LOG) return;
         double *n = realloc(papc_mon.err_log[pred], (size_t)cap * sizeof *n);
         if (!n) return;
         papc_mon.err_log[pred] = n;

@@ -449,8 +449,13 @@ static int mon_start(MPI_Comm priv) {
     }
     for (int i = 0; i < size * ARR_WINDOW; i++) papc_mon.slots[i].epoch = -1;
     papc_mon.fault = read_fault();
+    /* Warm up only if every rank wants to: a per-rank setting must never
+     * decide a collective step (a rank skipping it would hang the others). */
     const char *w = getenv("PAPC_WARMUP");
-    if (!(w && !strcmp(w, "0"))) rc = warm_up(papc_mon.data, rank, size);
+    int want = !(w && !strcmp(w, "0")), all = 0;
+    rc = MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, papc_mon.data);
+    if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "warm-up agreement");
+    else if (all) rc = warm_up(papc_mon.data, rank, size);
     if (rc == MPI_SUCCESS) rc = fit_model(papc_mon.data, rank, size);
     if (rc != MPI_SUCCESS) {
         free_state();

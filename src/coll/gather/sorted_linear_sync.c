@@ -93,34 +93,25 @@ int papc_gather_sorted_linear_sync(const papc_call *c) {
  * byte offset of the part in the block, hdr[1] = the block's bytes. */
 enum { HDR_OFFSET = 0, HDR_BLOCK = 1 };
 
-/* Epochs whose job has started and how many HELLOs of it came; an epoch
- * is forgotten when all size HELLOs came.  Only the monitor thread touches
- * it.  Handlers run one at a time, so the HELLOs that come while a job
- * runs are counted after it.  An epoch stays longer only when a rank's
- * call failed before its HELLO; the oldest record then makes room. */
-#define BSLS_EPOCHS 8
-static struct { int epoch, hellos; } bsls_seen[BSLS_EPOCHS];
-static int bsls_nseen;
+/* Which epochs' jobs have started.  Jobs start in epoch order: a sender
+ * enters epoch e+1 only after job e took its part, and handlers run one at
+ * a time, so job e has started before any HELLO of a later epoch comes.
+ * A HELLO starts a job iff its epoch is past the last started one; a late
+ * HELLO (the root's own, when a sender's came first, possibly many epochs
+ * later when the senders run ahead of a slow root) is ignored.  A table
+ * counting HELLOs per epoch, bounded in size, once evicted an epoch whose
+ * root HELLO had not come yet when senders ran ahead, and the late HELLO
+ * then started a second job for it, which waited forever. */
+static int bsls_last_epoch = -1, bsls_instance = -1;
 
-/* Counts a HELLO of epoch e; 1 when it is the first one. */
-static int bsls_first_hello(int e, int size) {
-    for (int i = 0; i < bsls_nseen; i++) {
-        if (bsls_seen[i].epoch != e) continue;
-        if (++bsls_seen[i].hellos >= size)
-            bsls_seen[i] = bsls_seen[--bsls_nseen];
-        return 0;
+static int bsls_first_hello(const papc_bg_ctx *ctx) {
+    int e = papc_bg_ctx_epoch(ctx), inst = papc_bg_ctx_instance(ctx);
+    if (inst != bsls_instance) { /* the monitor restarted: epochs from 0 */
+        bsls_instance = inst;
+        bsls_last_epoch = -1;
     }
-    if (size < 2) return 1;
-    int slot = bsls_nseen;
-    if (slot == BSLS_EPOCHS) { /* the oldest makes room */
-        slot = 0;
-        for (int i = 1; i < BSLS_EPOCHS; i++)
-            if (bsls_seen[i].epoch < bsls_seen[slot].epoch) slot = i;
-    } else {
-        bsls_nseen++;
-    }
-    bsls_seen[slot].epoch = e;
-    bsls_seen[slot].hellos = 1;
+    if (e <= bsls_last_epoch) return 0;
+    bsls_last_epoch = e;
     return 1;
 }
 
@@ -133,7 +124,7 @@ static int bsls_first_hello(int e, int size) {
  * again. */
 static int bsls_serve(papc_bg_ctx *ctx, papc_bg_msg *hello) {
     int size = papc_bg_ctx_size(ctx), me = papc_bg_ctx_rank(ctx);
-    int first = bsls_first_hello(papc_bg_ctx_epoch(ctx), size);
+    int first = bsls_first_hello(ctx);
     papc_bg_msg_free(hello);
     if (!first || size == 1) return 0;
     int *order = malloc((size_t)size * sizeof *order);
