@@ -246,12 +246,15 @@ static int agreed_as_decider(const papc_call *c, papc_arrival *a) {
         if (r != c->rank)
             rc = MPI_Isend(msg, 1 + 2 * n, MPI_DOUBLE, r, dec_tag(a->epoch),
                            papc_mon.dec, &req[nreq++]);
-    if (rc == MPI_SUCCESS) rc = MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
-    else papc_cleanup_requests(nreq, req);
+    if (rc == MPI_SUCCESS) {
+        rc = papc_waitall(nreq, req);  /* an error class already */
+    } else {
+        papc_cleanup_requests(nreq, req);
+        rc = papc_mpi_error(rc, "arrival decision send");
+    }
     free(req);
     free(msg);
-    return rc == MPI_SUCCESS ? MPI_SUCCESS
-                             : papc_mpi_error(rc, "arrival decision send");
+    return rc;
 }
 
 static int agreed_from_decider(const papc_call *c, int decider,
