@@ -232,7 +232,7 @@ int papc_bg_take(const papc_call *c, const papc_arrival *a, int source,
         }
         /* The thread polls faster while we wait; the timeout only bounds
          * a missed wake-up. */
-        papc_mon.fg_waiting++;
+        if (papc_mon.fg_waiting++ == 0) pthread_cond_signal(&papc_mon.wake);
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 2000000;

@@ -108,6 +108,7 @@ typedef struct arr_epoch_rec {
 typedef struct papc_monitor {
     pthread_mutex_t mu;
     pthread_cond_t cv;        /* mailbox / decision changes */
+    pthread_cond_t wake;      /* wakes the thread from its idle nap */
     pthread_t thread;
     int running;              /* [mu] thread up and serving */
     int quit;                 /* [mu] foreground asks the thread to stop */

@@ -24,6 +24,7 @@
 papc_monitor papc_mon = {
     .mu = PTHREAD_MUTEX_INITIALIZER,
     .cv = PTHREAD_COND_INITIALIZER,
+    .wake = PTHREAD_COND_INITIALIZER,
     .last_site = -1,
 };
 
@@ -35,7 +36,7 @@ static int warned;
 
 #define NAP_MIN 20e-6
 #define NAP_MAX 1e-3
-#define NAP_WAITING 50e-6
+#define NAP_WAITING 20e-6
 
 double papc_arr_now(void) { return MPI_Wtime(); }
 
@@ -251,6 +252,21 @@ static void send_fins(void) {
     }
 }
 
+/* The thread's idle nap: a timed wait that a foreground starting to wait
+ * for a background message cuts short (papc_arr_wake), so a hand-off never
+ * waits out a long idle nap. */
+static void thread_nap(double seconds) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    long ns = ts.tv_nsec + (long)(seconds * 1e9);
+    ts.tv_sec += ns / 1000000000L;
+    ts.tv_nsec = ns % 1000000000L;
+    pthread_mutex_lock(&papc_mon.mu);
+    if (!papc_mon.fg_waiting && !papc_mon.quit && papc_mon.ncmd == 0)
+        pthread_cond_timedwait(&papc_mon.wake, &papc_mon.mu, &ts);
+    pthread_mutex_unlock(&papc_mon.mu);
+}
+
 static void *thread_main(void *arg) {
     (void)arg;
     double nap = NAP_MIN;
@@ -285,7 +301,7 @@ static void *thread_main(void *arg) {
         if (did) nap = NAP_MIN;
         else if ((nap *= 2) > NAP_MAX) nap = NAP_MAX;
         if ((waiting || quit) && nap > NAP_WAITING) nap = NAP_WAITING;
-        papc_arr_idle_sleep(nap);
+        thread_nap(nap);
     }
     return NULL;
 }
@@ -538,6 +554,7 @@ void papc_arr_command(int epoch, int pred, double remaining, double t) {
     c->pred = pred;
     c->remaining = remaining;
     c->t_cmd = t;
+    pthread_cond_signal(&papc_mon.wake);
     pthread_mutex_unlock(&papc_mon.mu);
 }
 
@@ -546,6 +563,7 @@ int papc_monitor_finalize(void) {
     pthread_mutex_lock(&papc_mon.mu);
     papc_mon.quit = 1;
     pthread_cond_broadcast(&papc_mon.cv);
+    pthread_cond_signal(&papc_mon.wake);
     pthread_mutex_unlock(&papc_mon.mu);
     pthread_join(papc_mon.thread, NULL);
     int rc = papc_arr_report();
