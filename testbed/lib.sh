@@ -85,7 +85,7 @@ tb_shape() {
 # cleans up whatever was made).
 tb_create() {
     local p=$1 n=$2 rate=$3 delay=$4 swq=$5 burst=$6 i h rc
-    local sw="$p-sw" hostq=1000000
+    local sw="$p-sw" hostq=8000000
     TB_DELAY_APPLIED=1
     [ "$delay" = 0 ] && TB_DELAY_APPLIED=0
     ip netns add "$sw" || return 1
