@@ -503,20 +503,13 @@ static int mon_start(MPI_Comm priv) {
 /* ---- public API ---- */
 
 int papc_monitor_init(MPI_Comm comm) {
-    int init = 0, fin = 0, inter = 0;
-    MPI_Initialized(&init);
-    MPI_Finalized(&fin);
-    if (!init || fin)
-        return papc_error(MPI_ERR_OTHER, "MPI is not initialized");
-    if (comm == MPI_COMM_NULL)
-        return papc_error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
-    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
-        return papc_error(MPI_ERR_COMM, "the monitor needs an "
-                          "intracommunicator");
+    int crank, csize;
+    int rc = papc_check_comm(comm, &crank, &csize);
+    if (rc != MPI_SUCCESS) return rc;
     if (papc_mon.running)
         return papc_error(MPI_ERR_OTHER, "the monitor is already running");
     MPI_Comm priv;
-    int rc = papc_private_comm_peek(comm, &priv);
+    rc = papc_private_comm_peek(comm, &priv);
     if (rc != MPI_SUCCESS) return rc;
     papc_mon.user_finalized = 0;
     rc = mon_start(priv);

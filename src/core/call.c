@@ -21,7 +21,7 @@ size_t papc_env_size(const char *name, size_t dflt) {
 
 /* ---- argument checks; each returns MPI_SUCCESS or an error class ---- */
 
-static int check_comm(MPI_Comm comm, int *rank, int *size) {
+int papc_check_comm(MPI_Comm comm, int *rank, int *size) {
     int init = 0, fin = 0, inter = 0;
     MPI_Initialized(&init);
     MPI_Finalized(&fin);
@@ -146,7 +146,7 @@ static int begin(papc_call *c, papc_collective coll, MPI_Comm comm) {
     c->op = MPI_OP_NULL;
     c->commutative = 1;
     c->root = -1;
-    int rc = check_comm(comm, &c->rank, &c->size);
+    int rc = papc_check_comm(comm, &c->rank, &c->size);
     if (rc != MPI_SUCCESS) return rc;
     rc = papc_private_comm(comm, &c->comm, &seq);
     if (rc != MPI_SUCCESS) return rc;

@@ -142,6 +142,10 @@ int papc_segment_count(size_t segsize, MPI_Datatype t, int count);
 int papc_reduce_local(const void *in, void *inout, int count, MPI_Datatype t,
                       MPI_Op op);
 
+/* ---- argument checks (call.c) ---- */
+/* MPI initialized, comm a valid intracommunicator; fills rank and size. */
+int papc_check_comm(MPI_Comm comm, int *rank, int *size);
+
 /* ---- tuning (call.c) ---- */
 size_t papc_env_size(const char *name, size_t dflt);
 

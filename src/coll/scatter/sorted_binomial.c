@@ -273,12 +273,15 @@ static int sbn_nonroot(const papc_call *c) {
     return rc;
 }
 
+/* This rank's block in bytes (sendtype at the root, recvtype elsewhere). */
+static size_t own_block_bytes(const papc_call *c) {
+    return c->rank == c->root
+               ? (size_t)c->sendcount * papc_type_size(c->sendtype)
+               : (size_t)c->recvcount * papc_type_size(c->recvtype);
+}
+
 static int sbn_body(const papc_call *c, const papc_arrival *a) {
-    int rc = check_size(c->size, c->rank == c->root
-                                     ? (size_t)c->sendcount *
-                                           papc_type_size(c->sendtype)
-                                     : (size_t)c->recvcount *
-                                           papc_type_size(c->recvtype));
+    int rc = check_size(c->size, own_block_bytes(c));
     if (rc != MPI_SUCCESS) return rc;
     if (c->size == 1) return copy_own_at_root(c);
     return c->rank == c->root ? sbn_root(c, a) : sbn_nonroot(c);
@@ -384,11 +387,7 @@ static int bsbn_nonroot(const papc_call *c, const papc_arrival *a) {
 
 static int bsbn_body(const papc_call *c, const papc_arrival *a) {
     if (!a->bg) return sbn_body(c, a);
-    int rc = check_size(c->size, c->rank == c->root
-                                     ? (size_t)c->sendcount *
-                                           papc_type_size(c->sendtype)
-                                     : (size_t)c->recvcount *
-                                           papc_type_size(c->recvtype));
+    int rc = check_size(c->size, own_block_bytes(c));
     if (rc != MPI_SUCCESS) return rc;
     if (c->size == 1) return copy_own_at_root(c);
     return c->rank == c->root ? bsbn_root(c, a) : bsbn_nonroot(c, a);
