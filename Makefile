@@ -2,11 +2,12 @@
 #   make build   configure and build into build/ (tools in build/bin/)
 #   make test    install what is missing, build, run the whole test suite
 #   make demo    install what is missing, build, run the demonstration
+#   make demo-cluster  the demonstration's sweep on the emulated cluster
 BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps test demo clean check-mpich
+.PHONY: all build deps test demo demo-cluster clean check-mpich
 
 all: build
 
@@ -23,7 +24,11 @@ test: deps build
 	@cd $(BUILD) && ctest --output-on-failure -j 1 --timeout 600
 
 demo: deps build
-	@scripts/demo.sh $(BUILD)/bin
+	@scripts/demo.sh $(BUILD)/bin results
+
+# The demo's sweep on the emulated 8-host 1 Gbit/s Ethernet cluster (root).
+demo-cluster: deps build
+	@scripts/demo-cluster.sh $(BUILD)/bin results-cluster
 
 # Compiles everything against MPICH 4 (Debian's libmpich-dev) in build-mpich/.
 check-mpich:

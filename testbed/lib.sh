@@ -124,8 +124,12 @@ tb_leftovers() {
     local ns pid
     for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "$TB_PREFIX_RE"); do
         pid=${ns#papc-}; pid=${pid%%-*}
-        if [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q 'testbed/run'; then
-            continue   # its run is alive
+        # its run is alive when that pid is still a "run" script (comm is the
+        # script's name when started by its #! line; else look at argv)
+        if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = run ] ||
+           { [ -r "/proc/$pid/cmdline" ] &&
+             tr '\0' ' ' <"/proc/$pid/cmdline" | grep -Eq '(^|[ /])run( |$)'; }; then
+            continue
         fi
         echo "$ns"
     done
