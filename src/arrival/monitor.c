@@ -176,6 +176,63 @@ static int test_sends(void) {
 
 /* ---- receiving ---- */
 
+/* Background-channel receives in flight.  The thread posts one MPI_Imrecv
+ * per matched message and keeps polling, so several large messages (e.g.
+ * BSLS parts of different senders) stream at once while the thread stays
+ * responsive.  Messages are handed on in the order they were matched per
+ * source (MPI's non-overtaking order), whatever order they complete in. */
+typedef struct recv_req {
+    MPI_Request req;
+    char *buf;
+    int n, source, tag, done;
+    struct recv_req *next;
+} recv_req;
+static recv_req *recvs;  /* [th] in matching order */
+
+static void recv_append(recv_req *r) {
+    recv_req **p = &recvs;
+    while (*p) p = &(*p)->next;
+    *p = r;
+}
+
+static void deliver(recv_req *r) {
+    if (r->tag == TAG_FIN) {
+        fin_data++;
+        free(r->buf);
+    } else if (r->tag == TAG_BG) {
+        papc_arr_on_data(r->source, r->buf, r->n);  /* takes buf */
+    } else {
+        free(r->buf);
+    }
+}
+
+/* Tests the receives in flight and delivers each completed one that has
+ * no earlier undelivered receive from the same source. */
+static int test_recvs(void) {
+    int did = 0;
+    for (recv_req *r = recvs; r; r = r->next)
+        if (!r->done) {
+            int flag = 0;
+            MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
+            r->done = flag;
+        }
+    for (recv_req **p = &recvs; *p;) {
+        recv_req *r = *p;
+        int blocked = 0;
+        for (recv_req *q = recvs; q != r; q = q->next)
+            if (q->source == r->source) blocked = 1;
+        if (r->done && !blocked) {
+            *p = r->next;
+            deliver(r);
+            free(r);
+            did++;
+        } else {
+            p = &r->next;
+        }
+    }
+    return did;
+}
+
 #define POLL_BATCH 64
 
 int papc_arr_poll(void) {
@@ -201,23 +258,29 @@ int papc_arr_poll(void) {
                         &msg, &st) != MPI_SUCCESS || !flag)
             break;
         MPI_Get_count(&st, MPI_BYTE, &n);
-        char *buf = malloc(n > 0 ? (size_t)n : 1);
+        recv_req *r = malloc(sizeof *r);
+        char *buf = r ? malloc(n > 0 ? (size_t)n : 1) : NULL;
         if (!buf) { /* cannot hold it: receive nothing, drop the message */
             char dummy;
+            free(r);
             MPI_Mrecv(&dummy, 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
             continue;
         }
-        MPI_Mrecv(buf, n, MPI_BYTE, &msg, &st);
-        if (st.MPI_TAG == TAG_FIN) {
-            fin_data++;
+        r->buf = buf;
+        r->n = n;
+        r->source = st.MPI_SOURCE;
+        r->tag = st.MPI_TAG;
+        r->done = 0;
+        r->next = NULL;
+        if (MPI_Imrecv(buf, n, MPI_BYTE, &msg, &r->req) != MPI_SUCCESS) {
             free(buf);
-        } else if (st.MPI_TAG == TAG_BG) {
-            papc_arr_on_data(st.MPI_SOURCE, buf, n);  /* takes buf */
-        } else {
-            free(buf);
+            free(r);
+            continue;
         }
+        recv_append(r);
         did++;
     }
+    did += test_recvs();
     return did + test_sends();
 }
 
@@ -295,7 +358,8 @@ static void *thread_main(void *arg) {
                 fin_sent = 1;
             }
             if (fin_ctl >= papc_mon.size - 1 &&
-                fin_data >= papc_mon.size - 1 && !papc_mon.sends)
+                fin_data >= papc_mon.size - 1 && !papc_mon.sends &&
+                !recvs)
                 break;
         }
         if (did) nap = NAP_MIN;
