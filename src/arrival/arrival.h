@@ -97,6 +97,12 @@ int papc_bg_available(const papc_call *c);
 int papc_bg_send(const papc_call *c, const papc_arrival *a, int dest,
                  int kind, const int64_t hdr[4], const void *buf, int count,
                  MPI_Datatype t);
+/* Non-blocking papc_bg_send: the data are copied (packed) at once, so buf
+ * may be reused on return; *req completes the send, after which *mem must
+ * be released with free(). */
+int papc_bg_isend(const papc_call *c, const papc_arrival *a, int dest,
+                  int kind, const int64_t hdr[4], const void *buf, int count,
+                  MPI_Datatype t, MPI_Request *req, void **mem);
 /* Waits for the message (source, kind) of this call's epoch in this rank's
  * mailbox and moves it to *m (source may be MPI_ANY_SOURCE: the first one
  * that came). */

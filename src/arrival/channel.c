@@ -186,9 +186,11 @@ static char *new_message(int epoch, int kind, const int64_t hdr[4], int dest,
     return out;
 }
 
-int papc_bg_send(const papc_call *c, const papc_arrival *a, int dest,
-                 int kind, const int64_t hdr[4], const void *buf, int count,
-                 MPI_Datatype t) {
+int papc_bg_isend(const papc_call *c, const papc_arrival *a, int dest,
+                  int kind, const int64_t hdr[4], const void *buf, int count,
+                  MPI_Datatype t, MPI_Request *req, void **mem) {
+    *req = MPI_REQUEST_NULL;
+    *mem = NULL;
     if (!a->bg || !papc_mon.running)
         return papc_error(MPI_ERR_INTERN, "no background channel");
     if (dest < 0 || dest >= c->size)
@@ -204,12 +206,26 @@ int papc_bg_send(const papc_call *c, const papc_arrival *a, int dest,
     if (rc == MPI_SUCCESS) {
         int64_t b = pos;
         memcpy(out + H_BYTES * sizeof(int64_t), &b, sizeof b);
-        rc = MPI_Send(out, HDR_BYTES + pos, MPI_BYTE, dest, TAG_BG,
-                      papc_mon.data);
+        rc = MPI_Isend(out, HDR_BYTES + pos, MPI_BYTE, dest, TAG_BG,
+                       papc_mon.data, req);
     }
-    free(out);
-    return rc == MPI_SUCCESS ? MPI_SUCCESS
-                             : papc_mpi_error(rc, "background send");
+    if (rc != MPI_SUCCESS) {
+        free(out);
+        return papc_mpi_error(rc, "background send");
+    }
+    *mem = out;
+    return MPI_SUCCESS;
+}
+
+int papc_bg_send(const papc_call *c, const papc_arrival *a, int dest,
+                 int kind, const int64_t hdr[4], const void *buf, int count,
+                 MPI_Datatype t) {
+    MPI_Request req;
+    void *mem;
+    int rc = papc_bg_isend(c, a, dest, kind, hdr, buf, count, t, &req, &mem);
+    if (rc == MPI_SUCCESS) rc = papc_waitall(1, &req);
+    free(mem);
+    return rc;
 }
 
 int papc_bg_take(const papc_call *c, const papc_arrival *a, int source,

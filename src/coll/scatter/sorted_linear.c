@@ -137,17 +137,28 @@ int papc_scatter_sorted_linear(const papc_call *c) {
 
 /* ---- BSLN ---- */
 
-/* Background sends never wait for the receiver's call: one at a time, in
- * predicted order. */
+/* Background sends never wait for the receiver's call.  All are posted at
+ * once, in predicted order (each a packed copy, so the user's buffer is
+ * free again at once): a blocking send per block would make each block
+ * wait for its receiver's monitor to poll before the next could start. */
 static int bsln_root(const papc_call *c, const papc_arrival *a) {
-    int rc = MPI_SUCCESS;
+    MPI_Request *req = malloc((size_t)c->size * sizeof *req);
+    void **mem = calloc((size_t)c->size, sizeof *mem);
+    int n = 0, rc = MPI_SUCCESS;
+    if (!req || !mem) rc = papc_error(MPI_ERR_NO_MEM, "bsln requests");
     for (int k = 0; k < c->size && rc == MPI_SUCCESS; k++) {
         int r = a->order[k];
-        if (r != c->root)
-            rc = papc_bg_send(c, a, r, PAPC_BG_BSLN_BLOCK, NULL, block_of(c, r),
-                              c->sendcount, c->sendtype);
+        if (r == c->root) continue;
+        rc = papc_bg_isend(c, a, r, PAPC_BG_BSLN_BLOCK, NULL, block_of(c, r),
+                           c->sendcount, c->sendtype, &req[n], &mem[n]);
+        if (rc == MPI_SUCCESS) n++;
     }
     if (rc == MPI_SUCCESS) rc = copy_own_block(c);
+    if (rc == MPI_SUCCESS) rc = papc_waitall(n, req);
+    else papc_cleanup_requests(n, req);
+    for (int i = 0; i < n; i++) free(mem[i]);
+    free(req);
+    free(mem);
     return rc;
 }
 
