@@ -1037,6 +1037,9 @@ int main(int argc, char **argv) {
     if (rank == 0) {
         build_meta(&o, argc, argv);
         meta_add("wtime_is_global", "%d", wtime_global);
+        /* Runs on testbed/'s emulated cluster say so (hosts, rate, ...). */
+        const char *tb = getenv("PAPC_TESTBED");
+        if (tb && *tb) meta_add("testbed", "%s", tb);
         if (o.csv) {
             csv = open_out(o.csv);
             csv_header(csv);
