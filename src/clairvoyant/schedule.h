@@ -57,8 +57,11 @@ int papc_clv_equal(const papc_clv_schedule *a, const papc_clv_schedule *b);
  * to every segment reaches the root exactly once, the root ends with every
  * segment fully reduced, at most one send and one receive per process per
  * round, sends and receives pair up (same round, peer, segment), no
- * process communicates before it arrives (round r starts at
- * min(arrival) + r*d).  Returns 0, or -1 with a reason in why. */
+ * process communicates in a round before whose END it arrives (round r is
+ * the slot [min(arrival) + r*d, min(arrival) + (r+1)*d): Clairvoyant lets
+ * a process join a round that began up to d before its arrival, so the
+ * rule is a_p <= min(arrival) + (r+1)*d).  Returns 0, or -1 with a reason
+ * in why. */
 int papc_clv_check(const papc_clv_schedule *s, const double *arrival,
                    double d, char *why, size_t len);
 /* Bytes of generator state per (process, segment) cell, for the benchmark

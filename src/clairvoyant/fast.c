@@ -1,0 +1,298 @@
+/*
+ * fast.c — the fast Clairvoyant schedule generator, papc_clv_fast
+ * (clairvoyant-reduce.md Sect. 5, Listing 8): the same schedule as the
+ * reference (Listing 2 with the fixes of Sect. 4, reference.c), event for
+ * event, on the same exact time grid (schedule_build.h: availability
+ * (K, f) with a = a_min + (K + f) d, order (K, f, rank), round number
+ * K_h + (f_h > 0)).
+ *
+ * What it does, per round (one iteration of Listing 8):
+ *   merge-and-clean (5.2, Listing 6)  the round's group G is the previous
+ *       G without the finished processes, every survivor one round later
+ *       (so still in order), merged with the prefix of the awaiting queue A
+ *       (sorted once by (K, f, rank)) inside the head's window: O(|G|) a
+ *       round instead of a priority queue;
+ *   idle-round skipping (5.1)  a G of one process cannot communicate: it
+ *       jumps to the round where the next process of A joins it;
+ *   one bit per (process, segment) (5.3)  M(p, s) = 1 for A/P, 0 for E;
+ *       the P' state of the segment a process received this round is a 0
+ *       in its leaf only (M keeps the 1), so it reverts to P for free when
+ *       the round's tree is rebuilt;
+ *   the segment tree over the columns (5.4, Listings 3-5, 7; segtree.h)
+ *       the leaves are the columns of G's processes in G's order, the
+ *       (pseudo-)root first; a process that has sent this round has its
+ *       leaf zeroed (M(p, *) is the "saved copy" of Listing 8, line 33).
+ *       FIND-PEER-AND-SEGMENT: the first set bit of (OR of every other
+ *       leaf) AND (the receiver's column) — the head takes any segment —
+ *       word-parallel on 128-bit chunks with an early exit, then the
+ *       leftmost other leaf holding it (Listings 4-5 in one pass).
+ *
+ * Cost: O(P log P) to sort the arrivals, then per round O(|G| C) to lay
+ * out and build the tree (C = ceil(N / 128) chunks per column), and per
+ * process of G O(log |G|) per chunk scanned (up to the answer), O(log |G|)
+ * for the peer and O(C log |G|) at most to zero a sender's leaf (early
+ * exit when an ancestor does not change); O(|G|) for merge-and-clean;
+ * idle rounds cost nothing.  Lemma 3's O(R P (N / SIMD) log P) without the
+ * idle rounds.  Memory: M, one bit per cell, and the tree, 2 cap columns
+ * for cap = the power of two >= P leaves: at most 5 bits per cell when P
+ * and N fit their powers of two / chunks, as Sect. 5.5 counts (3.6 at
+ * P = N = 512, 3.2 at 2048), plus O(P) words
+ * (papc_clv_fast_bits_per_cell).
+ *
+ * Where it departs from the paper, and why:
+ *   - The leaves are laid out afresh every round in G's order instead of
+ *     at fixed "fractional time" positions with doubled indices (Sect.
+ *     5.4.3, Listing 6 line 8).  Listing 8 restores every saved column and
+ *     rebuilds T every round anyway (lines 11-12), so this costs the same
+ *     and needs |G| <= m leaves instead of 2P.  And the fractional order
+ *     is not G's order when a process is available exactly at head + d
+ *     (the window is closed): it has the head's fractional time, so the
+ *     doubled index puts it right after the head (rank greater than the
+ *     head's), while in G it comes after every process available before
+ *     head + d.  Example (d = 1, root 0): a = {0, 1.5, 1} at the second
+ *     round... in general, any arrival pattern on the grid (integer times,
+ *     d = 1) hits it.  The merge of Listing 6 on the exact (K, f, rank)
+ *     order has no such case.
+ *   - Listing 6 admits awaiting processes with a < head + d (strict,
+ *     line 3); Listing 2 (line 5), Sect. 5.2 and the reference use
+ *     a <= head + d, and so does this file.
+ *   - The pseudo-root (Listing 8, lines 18-23) is the root moved to the
+ *     front of the processing order AND of the leaves: Listing 2 "inserts
+ *     r at first position in G", so r is also the first candidate sender
+ *     of every search of the round; keeping r's leaf at its own place in
+ *     G (as a pseudo-root outside the tree would) picks a different peer
+ *     whenever r and an earlier process of G both hold the segment.
+ *   - Listing 7's P' test for the head (lines 5-7) is dead: the head is
+ *     the first to receive in its round, so it holds no P' yet.
+ *   - Listing 8's loop condition (line 6) is read as "while more than one
+ *     process still has a segment not in E" (Listing 2's size(Q) > 1).
+ */
+#include "schedule_build.h"
+#include "segtree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The awaiting queue A: ranks by availability (K, f, rank). */
+typedef struct akey {
+    int64_t K;
+    double f;
+    int p;
+} akey;
+
+static int by_availability(const void *x, const void *y) {
+    const akey *a = x, *b = y;
+    if (papc_clv_before(a->K, a->f, a->p, b->K, b->f, b->p)) return -1;
+    if (papc_clv_before(b->K, b->f, b->p, a->K, a->f, a->p)) return 1;
+    return 0;
+}
+
+/* p before q in G's order */
+#define BEFORE(p, q) papc_clv_before(K[p], f[p], p, K[q], f[q], q)
+
+double papc_clv_fast_bits_per_cell(int P, int N) {
+    if (P < 1 || N < 1) return 0.0;
+    const double cells = (double)P * (double)N;
+    /* M: one bit per cell, columns padded to 128-bit chunks */
+    const double matrix = (double)P * papc_clv_chunks(N) * 128.0;
+    /* T: 2 cap columns, cap = the power of two >= P */
+    const double tree = (double)papc_clv_segtree_bytes(P, N) * 8.0;
+    /* per process: (K, f), awaiting queue, two G lists, the processing
+     * order, cell count, first-chunk hint */
+    const double perproc =
+        (double)P * (sizeof(int64_t) + sizeof(double) + 6 * sizeof(int)) * 8.0;
+    return (matrix + tree + perproc) / cells;
+}
+
+int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
+                  papc_clv_schedule *out) {
+    if (!out) return -1;
+    memset(out, 0, sizeof *out);
+    if (papc_clv_inputs_ok(arrival, P, N, root, d) != 0) return -1;
+
+    const int C = papc_clv_chunks(N); /* 128-bit chunks per column */
+    int rc = -1;
+    papc_clv_builder B;
+    papc_clv_builder_init(&B);
+    papc_clv_segtree T;
+    memset(&T, 0, sizeof T);
+    const size_t np = (size_t)P;
+    /* M(p, *): C chunks, bit 1 = A/P */
+    papc_clv_vec *M = aligned_alloc(sizeof *M, np * (size_t)C * sizeof *M);
+    int64_t *K = malloc(np * sizeof *K);  /* availability (K, f): */
+    double *f = malloc(np * sizeof *f);   /* schedule_build.h */
+    int *A = malloc(np * sizeof *A);      /* awaiting queue */
+    int *g = malloc(np * sizeof *g);      /* G in (K, f, rank) order */
+    int *g2 = malloc(np * sizeof *g2);    /* the next G, being merged */
+    int *proc = malloc(np * sizeof *proc); /* leaf k's process */
+    int *cnt = malloc(np * sizeof *cnt);  /* p's cells not in E */
+    int *lo = malloc(np * sizeof *lo);    /* M[p] is 0 below chunk lo[p] */
+    akey *keys = malloc(np * sizeof *keys);
+    int *hi = malloc(np * sizeof *hi);    /* ... and 0 above chunk hi[p] */
+    if (!hi ||!M || !K || !f || !A || !g || !g2 || !proc || !cnt || !lo ||
+        !keys || papc_clv_segtree_init(&T, P, N) != 0 ||
+        papc_clv_grid(arrival, P, d, K, f) != 0)
+        goto done;
+
+    /* Every schedule has at least (P - 1) N transfers (each non-root cell
+     * is sent at least once), rarely many more: reserve them, so the
+     * builder does not grow by copying. */
+    {
+        size_t want = (np - 1) * (size_t)N + (size_t)N + 64;
+        B.x = malloc(want * sizeof *B.x);
+        if (B.x) B.cap = want;
+    }
+
+    /* Listing 8, lines 1-5: every cell in P (1), A sorted once */
+    for (int p = 0; p < P; p++) {
+        uint64_t *c = (uint64_t *)(M + (size_t)p * C);
+        for (int w = 0; w < 2 * C; w++)
+            c[w] = w < N / 64 ? ~UINT64_C(0)
+                 : w == N / 64 ? (UINT64_C(1) << (N % 64)) - 1 : 0;
+        cnt[p] = N;
+        lo[p] = 0;
+        hi[p] = C - 1;
+        keys[p] = (akey){K[p], f[p], p};
+    }
+    qsort(keys, np, sizeof *keys, by_availability);
+    for (int p = 0; p < P; p++) A[p] = keys[p].p;
+    free(keys);
+    keys = NULL;
+
+    int active = P, ai = 0, ng = 0;
+    while (active > 1) {
+        /* ---- merge-and-clean (Listing 6).  g holds the survivors of the
+         * last round, one round later each, so still in order; the head
+         * is the earlier of g's and A's; every survivor is within a round
+         * of it, so G' = g merged with the prefix of A in the window. */
+        int h = ng ? g[0] : A[ai];
+        if (ng && ai < P && BEFORE(A[ai], h)) h = A[ai];
+        const int64_t Kh = K[h];
+        const double fh = f[h];
+        int n2 = 0, i = 0;
+        for (;;) {
+            const int a_in = ai < P && papc_clv_in_window(K[A[ai]], f[A[ai]],
+                                                          Kh, fh);
+            if (i < ng && (!a_in || BEFORE(g[i], A[ai])))
+                g2[n2++] = g[i++];
+            else if (a_in)
+                g2[n2++] = A[ai++];
+            else
+                break;
+        }
+        int *tmp = g;
+        g = g2;
+        g2 = tmp;
+        ng = n2;
+
+        if (ng == 1) {
+            /* ---- idle rounds (5.1): nobody to talk to until the next
+             * process of A (there is one: active > 1) enters the window */
+            const int n = A[ai];
+            K[h] += papc_clv_idle_skip(K[h], f[h], K[n], f[n]);
+            continue;
+        }
+        const int64_t round = papc_clv_round_of(Kh, fh);
+        if (round > INT32_MAX - 1) goto done;
+
+        /* ---- the processing order: the (pseudo-)root first (Listing 8,
+         * lines 18-24; Listing 2, lines 9-11) */
+        int kr = -1;
+        for (int k = 1; k < ng; k++)
+            if (g[k] == root) {
+                kr = k;
+                break;
+            }
+        if (kr > 0) {
+            proc[0] = root;
+            memcpy(proc + 1, g, (size_t)kr * sizeof *proc);
+            memcpy(proc + kr + 1, g + kr + 1,
+                   (size_t)(ng - kr - 1) * sizeof *proc);
+        } else {
+            memcpy(proc, g, (size_t)ng * sizeof *proc);
+        }
+
+        /* ---- restore the saved columns and rebuild T (Listing 8, lines
+         * 11-12): leaf k = M(proc[k], *) */
+        papc_clv_segtree_reset(&T, ng);
+        for (int c = 0; c < C; c++) {
+            papc_clv_vec *b = papc_clv_segtree_plane(&T, c) + T.m;
+            for (int k = 0; k < ng; k++) b[k] = M[(size_t)proc[k] * C + c];
+            papc_clv_segtree_build_plane(&T, c);
+        }
+
+        /* ---- every process of G receives at most once (Listing 8, lines
+         * 21-37; find-peer-and-segment, Listing 7) */
+        for (int k = 0; k < ng; k++) {
+            const int p = proc[k];
+            papc_clv_vec *cp = M + (size_t)p * C;
+            int s;
+            if (k == 0) {
+                /* the sink takes a segment in any state but P'; it is the
+                 * first to receive, so it has no P' yet: any segment */
+                s = papc_clv_segtree_first_except(&T, 0, NULL, 0);
+            } else {
+                while (lo[p] < C && !papc_clv_vec_any(cp[lo[p]])) lo[p]++;
+                s = papc_clv_segtree_first_except(&T, k, cp, lo[p]);
+            }
+            if (s < 0) continue; /* sits this round out */
+            /* Listing 7, lines 13-16: find-leftmost, and find-leftmost-from
+             * when that is p itself, in one pass */
+            const int z = papc_clv_segtree_find_peer(&T, k, s);
+            const int q = proc[z];
+            uint64_t *const mq = (uint64_t *)(M + (size_t)q * C);
+            uint64_t *const mp = (uint64_t *)cp;
+            const uint64_t sb = UINT64_C(1) << (s & 63);
+            if (papc_clv_builder_add(&B, round, q, p, s) != 0) goto done;
+            /* the sender: M(q, s) = E; it sends no more this round, so
+             * its leaf is zeroed (Listing 8, lines 29-34: M(q, *) is the
+             * saved copy) */
+            mq[s >> 6] &= ~sb;
+            cnt[q]--;
+            for (int c = lo[q]; c <= hi[q]; c++)
+                papc_clv_segtree_clear_leaf_chunk(&T, z, c);
+            /* the receiver: P (the sink may have had it in E) and P' in
+             * T, i.e. not sendable until the round ends */
+            if (!(mp[s >> 6] & sb)) {
+                mp[s >> 6] |= sb;
+                cnt[p]++;
+                if ((s >> 7) < lo[p]) lo[p] = s >> 7;
+                if ((s >> 7) > hi[p]) hi[p] = s >> 7;
+            }
+            papc_clv_segtree_clear_bit(&T, k, s);
+        }
+
+        /* ---- end of the round: P' reverts by itself (M never held it);
+         * the finished leave, the others are available a round later */
+        int n3 = 0;
+        for (int k = 0; k < ng; k++) {
+            const int p = g[k];
+            if (cnt[p] > 0) {
+                K[p] += 1;
+                g[n3++] = p;
+            } else {
+                active--;
+            }
+        }
+        ng = n3;
+    }
+
+    rc = papc_clv_builder_finish(&B, P, N, root, out);
+done:
+    if (rc != 0) papc_clv_free(out);
+    papc_clv_builder_free(&B);
+    papc_clv_segtree_free(&T);
+    free(M);
+    free(K);
+    free(f);
+    free(A);
+    free(g);
+    free(g2);
+    free(proc);
+    free(cnt);
+    free(lo);
+    free(keys);
+    free(hi);
+    return rc;
+}
