@@ -516,9 +516,12 @@ static void print_tables(const options *o, cell *cells) {
         err += cells[i].errors;
         if (cells[i].ref_done) compared += cells[i].runs - cells[i].errors;
     }
-    printf("\nEqual schedules: %d of %d compared runs%s; papc_clv_check: %d "
-           "of %d sampled runs pass%s%s\n",
-           compared - mism, compared, mism ? " — MISMATCHES" : "",
+    if (compared)
+        printf("\nEqual schedules: %d of %d compared runs%s", compared - mism,
+               compared, mism ? " — MISMATCHES" : "");
+    else
+        printf("\nEqual schedules: not compared (reference skipped)");
+    printf("; papc_clv_check: %d of %d sampled runs pass%s%s\n",
            checked - cfail, checked, cfail ? " — FAILURES" : "",
            err ? "; generator errors" : "");
     if (err) printf("Generator errors: %d runs\n", err);

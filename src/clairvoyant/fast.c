@@ -49,10 +49,12 @@
  *     (the window is closed): it has the head's fractional time, so the
  *     doubled index puts it right after the head (rank greater than the
  *     head's), while in G it comes after every process available before
- *     head + d.  Example (d = 1, root 0): a = {0, 1.5, 1} at the second
- *     round... in general, any arrival pattern on the grid (integer times,
- *     d = 1) hits it.  The merge of Listing 6 on the exact (K, f, rank)
- *     order has no such case.
+ *     head + d.  Example: a = {1, 1, 0.5, 1.5}, d = 1, N = 2, root 0:
+ *     round 0's G is p2, p0, p1, p3 (p3 at exactly head + d), the doubled
+ *     fractional indices give p2, p3, p0, p1, and the schedule differs
+ *     from the reference in round 0 (tests/unit/test_clv_fast.c keeps this
+ *     instance).  Any arrivals on the grid (integer times, d = 1) can hit
+ *     it.  The merge of Listing 6 on the exact (K, f, rank) order cannot.
  *   - Listing 6 admits awaiting processes with a < head + d (strict,
  *     line 3); Listing 2 (line 5), Sect. 5.2 and the reference use
  *     a <= head + d, and so does this file.
@@ -128,9 +130,9 @@ int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
     int *proc = malloc(np * sizeof *proc); /* leaf k's process */
     int *cnt = malloc(np * sizeof *cnt);  /* p's cells not in E */
     int *lo = malloc(np * sizeof *lo);    /* M[p] is 0 below chunk lo[p] */
-    akey *keys = malloc(np * sizeof *keys);
     int *hi = malloc(np * sizeof *hi);    /* ... and 0 above chunk hi[p] */
-    if (!hi ||!M || !K || !f || !A || !g || !g2 || !proc || !cnt || !lo ||
+    akey *keys = malloc(np * sizeof *keys);
+    if (!M || !K || !f || !A || !g || !g2 || !proc || !cnt || !lo || !hi ||
         !keys || papc_clv_segtree_init(&T, P, N) != 0 ||
         papc_clv_grid(arrival, P, d, K, f) != 0)
         goto done;
@@ -248,6 +250,9 @@ int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
             /* the sender: M(q, s) = E; it sends no more this round, so
              * its leaf is zeroed (Listing 8, lines 29-34: M(q, *) is the
              * saved copy) */
+            while (hi[q] > (s >> 7) &&
+                   !papc_clv_vec_any(M[(size_t)q * C + hi[q]]))
+                hi[q]--;
             mq[s >> 6] &= ~sb;
             cnt[q]--;
             for (int c = lo[q]; c <= hi[q]; c++)

@@ -64,7 +64,7 @@ int papc_clv_equal(const papc_clv_schedule *a, const papc_clv_schedule *b);
  * in why. */
 int papc_clv_check(const papc_clv_schedule *s, const double *arrival,
                    double d, char *why, size_t len);
-/* Bytes of generator state per (process, segment) cell, for the benchmark
+/* Bits of generator state per (process, segment) cell, for the benchmark
  * (fast: about 1 bit + the tree; reference: the state array). */
 double papc_clv_fast_bits_per_cell(int P, int N);
 

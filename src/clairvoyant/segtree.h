@@ -120,7 +120,8 @@ static inline void papc_clv_segtree_set_leaf(papc_clv_segtree *t, int k,
 /* The internal nodes of plane c from its leaves (O(m)). */
 static inline void papc_clv_segtree_build_plane(papc_clv_segtree *t, int c) {
     papc_clv_vec *b = papc_clv_segtree_plane(t, c);
-    for (size_t i = (size_t)t->m - 1; i >= 1; i--) b[i] = b[2 * i] | b[2 * i + 1];
+    for (size_t i = (size_t)t->m - 1; i >= 1; i--)
+        b[i] = b[2 * i] | b[2 * i + 1];
 }
 
 /* Every internal node from the leaves (O(m C)). */
@@ -152,7 +153,8 @@ static inline void papc_clv_segtree_all_except_one(const papc_clv_segtree *t,
  * Listing 3 and the AND chunk by chunk, stopping at the first chunk with
  * an answer. */
 static inline int papc_clv_segtree_first_except(const papc_clv_segtree *t,
-                                                int k, const papc_clv_vec *mask,
+                                                int k,
+                                                const papc_clv_vec *mask,
                                                 int c0) {
     for (int c = c0; c < t->C; c++) {
         const papc_clv_vec want = mask ? mask[c] : ~(papc_clv_vec){0, 0};

@@ -330,6 +330,9 @@ static void test_paper_examples(void **state) {
         {{0, 1, 2, 3}, 4, 1, 0, 0.001},   /* Sect. 5.1: idle rounds */
         {{0.2, 1.1, 2.3, 0}, 3, 3, 1, 1.0}, /* Fig. 5 */
         {{0.2, 1.1, 2.3, 0}, 3, 3, 0, 1.0},
+        /* a process at exactly head + d: the doubled fractional indices of
+         * Sect. 5.4.3 would order it next to the head (fast.c) */
+        {{1, 1, 0.5, 1.5}, 4, 2, 0, 1.0},
     };
     for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
         papc_clv_schedule r, f;
