@@ -29,6 +29,7 @@ int papc_reduce_basic_linear(const papc_call *c);
 int papc_reduce_binomial(const papc_call *c);
 int papc_reduce_rabenseifner(const papc_call *c);
 int papc_reduce_ring(const papc_call *c);
+int papc_reduce_clairvoyant(const papc_call *c);
 
 int papc_allreduce_basic_linear(const papc_call *c);
 int papc_allreduce_recursive_doubling(const papc_call *c);
@@ -37,6 +38,7 @@ int papc_allreduce_segmented_ring(const papc_call *c);
 int papc_allreduce_rabenseifner(const papc_call *c);
 int papc_allreduce_sorted_linear_tree(const papc_call *c);
 int papc_allreduce_pre_reduced_ring(const papc_call *c);
+int papc_allreduce_clairvoyant(const papc_call *c);
 
 int papc_gatherv_basic_linear(const papc_call *c);
 int papc_gatherv_size_aware_binomial(const papc_call *c);

@@ -34,6 +34,11 @@ const papc_alg_desc papc_allreduce_algs[] = {
       "ring in predicted arrival order whose early ranks pre-reduce "
       "segments before the late ones come (Proficz 2018 PRR)"},
      papc_allreduce_pre_reduced_ring},
+    {{PAPC_ALLREDUCE, "clairvoyant", "clv", PAPC_RESTRICT_COMMUTATIVE,
+      PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_SEGMENTED | PAPC_FLAG_NONBLOCKING,
+      "Clairvoyant reduce to the predicted earliest rank, then binomial "
+      "broadcast (Marendic et al.; Proficz & Ocetkiewicz)"},
+     papc_allreduce_clairvoyant},
 };
 const int papc_allreduce_nalgs =
     sizeof papc_allreduce_algs / sizeof *papc_allreduce_algs;

@@ -21,5 +21,10 @@ const papc_alg_desc papc_reduce_algs[] = {
       "ring reduce-scatter in P-1 steps, then every rank sends its reduced "
       "block to the root"},
      papc_reduce_ring},
+    {{PAPC_REDUCE, "clairvoyant", "clv", PAPC_RESTRICT_COMMUTATIVE,
+      PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_SEGMENTED | PAPC_FLAG_NONBLOCKING,
+      "Clairvoyant schedule over segments from the agreed arrival "
+      "prediction (Marendic et al.; Proficz & Ocetkiewicz)"},
+     papc_reduce_clairvoyant},
 };
 const int papc_reduce_nalgs = sizeof papc_reduce_algs / sizeof *papc_reduce_algs;

@@ -1,0 +1,15 @@
+/* clairvoyant.h — the Clairvoyant reduce executor (reduce/clairvoyant.c),
+ * shared with allreduce/clairvoyant.c. */
+#ifndef PAPC_COLL_REDUCE_CLAIRVOYANT_H
+#define PAPC_COLL_REDUCE_CLAIRVOYANT_H
+#include "../coll.h"
+#include "../../arrival/arrival.h"
+
+/* Reduces every rank's vector (input: c->sendcount elements of
+ * c->sendtype) to root by the Clairvoyant schedule built from the agreed
+ * arrival view *a; at root the result goes to output (which may equal
+ * input), elsewhere output is unused.  Sub-tag sub of c's tags.  Call on
+ * every rank with the same root, a and c->segsize. */
+int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
+                         const void *input, void *output, int sub);
+#endif
