@@ -78,6 +78,13 @@ static int arrival_vector(const papc_call *c, const papc_arrival *a,
     for (int i = 0; i < P; i++)
         if (!isfinite(arrival[i]) || arrival[i] < 0)
             arrival[i] = isfinite(latest) ? latest + d : 0.0;
+    /* A prediction far beyond the schedule's length (a wild or stale
+     * estimate, a tiny d) would only make the generator count idle rounds
+     * past its integer range: arrivals beyond 256(P + 1) rounds are all taken
+     * as that late (ties by rank).  Identical on every rank. */
+    double cap = 256.0 * (double)(P + 1) * d;
+    for (int i = 0; i < P; i++)
+        if (arrival[i] > cap) arrival[i] = cap;
     return MPI_SUCCESS;
 }
 
@@ -170,9 +177,14 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     if (!arrival || !held)
         rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule inputs");
     if (rc == MPI_SUCCESS) rc = arrival_vector(c, a, d, arrival);
-    if (rc == MPI_SUCCESS && papc_clv_fast(arrival, P, N, root, d, &s) != 0)
-        rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule (P=%d N=%d)",
-                        P, N);
+    if (rc == MPI_SUCCESS && papc_clv_fast(arrival, P, N, root, d, &s) != 0) {
+        /* Inputs the generator refuses: every rank sees the same ones, so
+         * every rank falls back to equal arrivals alike. */
+        for (int i = 0; i < P; i++) arrival[i] = 0.0;
+        if (papc_clv_fast(arrival, P, N, root, d, &s) != 0)
+            rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule (P=%d "
+                            "N=%d)", P, N);
+    }
     if (rc == MPI_SUCCESS) print_view(c, root, N, d, &s);
     if (rc == MPI_SUCCESS) rc = papc_tmpbuf_alloc(&acc, t, (size_t)count);
     if (rc == MPI_SUCCESS) rc = papc_tmpbuf_alloc(&slot, t, (size_t)elems);
