@@ -56,6 +56,7 @@
 #include <sys/utsname.h>
 #include <mpi.h>
 #include "papcoll.h"
+#include "cli.h"
 #include "bench_ideal.h"
 
 #define PROG "papc-bench"
@@ -260,24 +261,6 @@ static int split_list(const char *list, char **out, int max) {
     return n;
 }
 
-static int parse_int(const char *s, int min, int *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < min || v > INT_MAX) return -1;
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_double(const char *s, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v)) return -1;
-    *out = v;
-    return 0;
-}
-
 static void parse_options(int argc, char **argv, options *o) {
     memset(o, 0, sizeof *o);
     o->iterations = 20;
@@ -340,15 +323,15 @@ static void parse_options(int argc, char **argv, options *o) {
             else die_usage("--mode: '%s' is not one-late, rand-late or both", v);
         }
         else if (!strcmp(a, "-i") || !strcmp(a, "--iterations"))
-            bad = parse_int(v, 1, &o->iterations);
+            bad = papc_cli_int(v, 1, &o->iterations);
         else if (!strcmp(a, "-x") || !strcmp(a, "--warmup"))
-            bad = parse_int(v, 0, &o->warmup);
+            bad = papc_cli_int(v, 0, &o->warmup);
         else if (!strcmp(a, "--compute"))
-            bad = parse_double(v, &o->compute_ms) || o->compute_ms < 0;
+            bad = papc_cli_double(v, &o->compute_ms) || o->compute_ms < 0;
         else if (!strcmp(a, "--progress"))
-            bad = parse_double(v, &o->point) || !(o->point > 0 && o->point < 1);
+            bad = papc_cli_double(v, &o->point) || !(o->point > 0 && o->point < 1);
         else if (!strcmp(a, "-r") || !strcmp(a, "--root"))
-            bad = parse_int(v, 0, &o->root);
+            bad = papc_cli_int(v, 0, &o->root);
         else if (!strcmp(a, "--seed")) {
             char *end;
             errno = 0;
@@ -357,9 +340,9 @@ static void parse_options(int argc, char **argv, options *o) {
         }
         else if (!strcmp(a, "--baseline")) o->baseline = v;
         else if (!strcmp(a, "--alpha"))
-            bad = parse_double(v, &o->alpha) || o->alpha < 0;
+            bad = papc_cli_double(v, &o->alpha) || o->alpha < 0;
         else if (!strcmp(a, "--beta"))
-            bad = parse_double(v, &o->beta) || o->beta < 0;
+            bad = papc_cli_double(v, &o->beta) || o->beta < 0;
         else if (!strcmp(a, "--csv")) o->csv = v;
         else if (!strcmp(a, "--json")) o->json = v;
         else die_usage("unknown option '%s'", a);
@@ -394,7 +377,7 @@ static void parse_options(int argc, char **argv, options *o) {
     n = split_list(delays, items, MAX_LIST);
     if (n <= 0) die_usage("bad delay list '%s'", delays);
     for (int k = 0; k < n; k++) {
-        if (parse_double(items[k], &o->delays[k]) || o->delays[k] < 0)
+        if (papc_cli_double(items[k], &o->delays[k]) || o->delays[k] < 0)
             die_usage("bad delay '%s' (milliseconds >= 0)", items[k]);
         free(items[k]);
     }
@@ -526,7 +509,7 @@ static void resolve_algorithms(const options *o, alg_t algs[][MAX_LIST],
 static double env_or(const char *name, double dflt) {
     const char *v = getenv(name);
     double x;
-    return v && !parse_double(v, &x) && x > 0 ? x : dflt;
+    return v && !papc_cli_double(v, &x) && x > 0 ? x : dflt;
 }
 
 /* alpha, beta by a ping-pong of ranks 0 and 1: for each size the minimum of

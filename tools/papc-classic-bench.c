@@ -37,6 +37,7 @@
 #include <strings.h>
 #include <mpi.h>
 #include "papcoll.h"
+#include "cli.h"
 
 extern char **environ;
 
@@ -132,14 +133,6 @@ static int parse_sizes(const char *list, options *o) {
     return o->nsizes > 0 ? 0 : -1;
 }
 
-static int parse_int(const char *s, int min, int *out) {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < min || v > INT_MAX) return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static int parse_options(int argc, char **argv, options *o) {
     const char *coll = NULL;
     memset(o, 0, sizeof *o);
@@ -159,12 +152,12 @@ static int parse_options(int argc, char **argv, options *o) {
             if (parse_sizes(v, o)) return -1; /* already reported */
         }
         else if (!strcmp(a, "-i") || !strcmp(a, "--iterations"))
-            bad = parse_int(v, 1, &o->iterations);
+            bad = papc_cli_int(v, 1, &o->iterations);
         else if (!strcmp(a, "--large-iterations"))
-            bad = parse_int(v, 1, &o->large_iterations);
+            bad = papc_cli_int(v, 1, &o->large_iterations);
         else if (!strcmp(a, "-x") || !strcmp(a, "--warmup"))
-            bad = parse_int(v, 0, &o->warmup);
-        else if (!strcmp(a, "--root")) bad = parse_int(v, 0, &o->root);
+            bad = papc_cli_int(v, 0, &o->warmup);
+        else if (!strcmp(a, "--root")) bad = papc_cli_int(v, 0, &o->root);
         else if (!strcmp(a, "--csv")) o->csv = v;
         else bad = 1;
         if (bad) {

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "clairvoyant/schedule.h"
+#include "cli.h"
 
 /* The reference's state per (process, segment) cell, in bits.  Not (yet)
  * in schedule.h: declared weak, so the tool links whether or not
@@ -148,15 +149,6 @@ static void usage(void) {
         "generators' schedules differ on any run or a check fails.\n");
 }
 
-static int parse_int(const char *s, int min, int *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < min || v > INT_MAX) return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static int parse_sizes(const char *list, options *o) {
     char *copy = strdup(list), *save = NULL;
     if (!copy) return -1;
@@ -165,7 +157,7 @@ static int parse_sizes(const char *list, options *o) {
          t = strtok_r(NULL, ",", &save)) {
         int v;
         /* P = N cells: keep P*N well inside int and memory */
-        if (parse_int(t, 1, &v) || v > 65536 || o->nsizes == MAX_SIZES) {
+        if (papc_cli_int(t, 1, &v) || v > 65536 || o->nsizes == MAX_SIZES) {
             fprintf(stderr, "papc-clv-bench: bad size '%s' (1..65536, at "
                     "most %d sizes)\n", t, MAX_SIZES);
             free(copy);
@@ -221,17 +213,17 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--sizes")) {
             if (parse_sizes(v, o)) return -1;
         } else if (!strcmp(a, "-r") || !strcmp(a, "--runs"))
-            bad = parse_int(v, 1, &o->runs);
+            bad = papc_cli_int(v, 1, &o->runs);
         else if (!strcmp(a, "--max-reference"))
-            bad = parse_int(v, 0, &o->max_reference);
+            bad = papc_cli_int(v, 0, &o->max_reference);
         else if (!strcmp(a, "--types")) {
             if (parse_types(v, o)) return -1;
         } else if (!strcmp(a, "-x") || !strcmp(a, "--warmup"))
-            bad = parse_int(v, 0, &o->warmup);
+            bad = papc_cli_int(v, 0, &o->warmup);
         else if (!strcmp(a, "--check"))
-            bad = parse_int(v, 0, &o->check);
+            bad = papc_cli_int(v, 0, &o->check);
         else if (!strcmp(a, "--run"))
-            bad = parse_int(v, 0, &o->only_run);
+            bad = papc_cli_int(v, 0, &o->only_run);
         else if (!strcmp(a, "--seed")) {
             char *end;
             errno = 0;

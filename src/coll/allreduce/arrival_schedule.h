@@ -13,7 +13,8 @@
 int papc_allreduce_run_segments(const papc_call *c, const int *order,
                                 int nseg, const papc_seg_step *steps,
                                 int nsteps);
-/* The agreed order and arrivals (by id), with the testing knob applied. */
+/* The agreed order and arrivals (by id), with the testing knob applied,
+ * and this rank's id (its position in order). */
 int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
-                                int *order, double *arrival);
+                                int *order, double *arrival, int *id);
 #endif

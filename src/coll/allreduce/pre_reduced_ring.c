@@ -119,8 +119,18 @@ int papc_allreduce_run_segments(const papc_call *c, const int *order,
 /* The order and the predicted arrival of each process in it (arrival[i]
  * of order[i]; INFINITY unknown) from the agreed view, or from
  * PAPC_PRR_TEST_OFFSETS when set.  Identical on every rank. */
+/* This rank's position (id) in order. */
+static int own_id(const papc_call *c, const int *order, int *id) {
+    for (int i = 0; i < c->size; i++)
+        if (order[i] == c->rank) {
+            *id = i;
+            return MPI_SUCCESS;
+        }
+    return papc_error(MPI_ERR_INTERN, "rank not in the order");
+}
+
 int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
-                                int *order, double *arrival) {
+                                int *order, double *arrival, int *id) {
     int P = c->size;
     const char *knob = getenv("PAPC_PRR_TEST_OFFSETS");
     if (knob && *knob) {
@@ -130,7 +140,7 @@ int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
         papc_order_by_offset(P, off, order);
         for (int i = 0; i < P; i++) arrival[i] = off[order[i]];
         free(off);
-        return MPI_SUCCESS;
+        return own_id(c, order, id);
     }
     if (!a->order || !a->offset)
         return papc_error(MPI_ERR_INTERN, "no agreed arrival order");
@@ -140,7 +150,7 @@ int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
             return papc_error(MPI_ERR_INTERN, "bad arrival order");
         arrival[i] = a->offset[order[i]];
     }
-    return MPI_SUCCESS;
+    return own_id(c, order, id);
 }
 
 static void print_view(const papc_call *c, const int *order, const int *k) {
@@ -163,7 +173,8 @@ static int run_prr(const papc_call *c, const papc_arrival *a) {
     int rc = MPI_SUCCESS;
     if (!order || !k || !arrival || !steps)
         rc = papc_error(MPI_ERR_NO_MEM, "pre_reduced_ring schedule");
-    if (rc == MPI_SUCCESS) rc = papc_allreduce_arrival_view(c, a, order, arrival);
+    if (rc == MPI_SUCCESS)
+        rc = papc_allreduce_arrival_view(c, a, order, arrival, &id);
     if (rc == MPI_SUCCESS) {
         int maxlen = c->sendcount / P + (c->sendcount % P != 0);
         double seg_bytes = (double)maxlen * (double)papc_type_size(c->sendtype);
@@ -175,9 +186,6 @@ static int run_prr(const papc_call *c, const papc_arrival *a) {
             papc_prr_k_normalise(P, k);
         }
         print_view(c, order, k);
-        for (int i = 0; i < P; i++)
-            if (order[i] == c->rank) id = i;
-        if (id < 0) rc = papc_error(MPI_ERR_INTERN, "rank not in the order");
     }
     if (rc == MPI_SUCCESS) {
         int n = papc_prr_schedule(P, k, id, steps);

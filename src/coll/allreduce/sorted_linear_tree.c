@@ -67,13 +67,9 @@ static int run_slt(const papc_call *c, const papc_arrival *a) {
     int rc = MPI_SUCCESS;
     if (!order || !arrival || !steps)
         rc = papc_error(MPI_ERR_NO_MEM, "sorted_linear_tree schedule");
-    if (rc == MPI_SUCCESS) rc = papc_allreduce_arrival_view(c, a, order, arrival);
-    if (rc == MPI_SUCCESS) {
-        print_view(c, order, S);
-        for (int i = 0; i < P; i++)
-            if (order[i] == c->rank) id = i;
-        if (id < 0) rc = papc_error(MPI_ERR_INTERN, "rank not in the order");
-    }
+    if (rc == MPI_SUCCESS)
+        rc = papc_allreduce_arrival_view(c, a, order, arrival, &id);
+    if (rc == MPI_SUCCESS) print_view(c, order, S);
     if (rc == MPI_SUCCESS) {
         int n = papc_slt_schedule(P, S, id, steps);
         rc = papc_allreduce_run_segments(c, order, S, steps, n);
