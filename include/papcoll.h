@@ -236,6 +236,11 @@ int papc_monitor_running(void);
  *                                       memory).
  *   PAPC_BETA=<seconds per byte>        transfer time β per byte (default
  *                                       1.3e-10, i.e. 7.7 GB/s).
+ *   PAPC_RADIX_K=<k>[,<k>...]           reduce radix_k: preferred group
+ *                                       sizes, tried in order (default
+ *                                       8,4,2; the remaining prime factors
+ *                                       of P are groups of their own).
+ *                                       Every rank must see the same value.
  *   PAPC_VERBOSE=1                      print fall-backs to stderr.
  * Read by the arrival monitor (at its start; PAPC_REPORT at its end):
  *   PAPC_REPORT=<file>                  straggler view written by rank 0 at

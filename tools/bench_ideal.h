@@ -25,6 +25,13 @@
  *             P-1 blocks back to back, d_last = a_root + (P-1) c, and in
  *             arrival order every receiver exits at max(a_i, d_i), so
  *             ideal = max(a_root + (P-1) c, max a) - min a.
+ *  reduce:    let L be the last non-root arriver.  Every element of the
+ *             root's result depends on L's element, which exists only
+ *             from a_L, so m bytes produced after a_L must cross the
+ *             root's one incoming link (however segmented): the root
+ *             exits no earlier than max(a_root, a_L + c).  Arithmetic
+ *             ignored, as for allreduce.
+ *             ideal = max(a_root, max_{i != root} a_i + c) - min a.
  *  allreduce: let L arrive last.  Every other rank's result depends on
  *             every element of L's vector, which exists only from a_L, so
  *             each of them must receive m bytes produced after a_L through
@@ -33,7 +40,7 @@
  *             bound of a balanced allreduce (2 (P-1)/P m beta for
  *             bandwidth-optimal algorithms), so it is loose at small
  *             delays and the relevant limit at large ones.
- * P = 1: 0 for all three.
+ * P = 1: 0 for all four.
  */
 #ifndef PAPC_BENCH_IDEAL_H
 #define PAPC_BENCH_IDEAL_H
@@ -76,6 +83,17 @@ static inline double bench_ideal_scatter(int P, int root, const double *a,
     if (P <= 1) return 0;
     double end = a[root] + (P - 1) * c, last = bench_ideal_max(a, P);
     if (last > end) end = last;
+    return end - bench_ideal_min(a, P);
+}
+
+/* c: alpha + vector_bytes * beta. */
+static inline double bench_ideal_reduce(int P, int root, const double *a,
+                                        double c) {
+    if (P <= 1) return 0;
+    double last = -1e300;
+    for (int i = 0; i < P; i++)
+        if (i != root && a[i] > last) last = a[i];
+    double end = last + c > a[root] ? last + c : a[root];
     return end - bench_ideal_min(a, P);
 }
 

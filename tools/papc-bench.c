@@ -201,17 +201,19 @@ static void usage(void) {
 "Emulates an iterative application (compute, then a collective) with late\n"
 "processes and compares algorithms by run time r = max f - min a and average\n"
 "elapsed time e = mean(f - a), against the ideal bound.\n"
-"  -c, --coll LIST        gather, scatter, allreduce (comma list; default gather)\n"
+"  -c, --coll LIST        gather, scatter, reduce, allreduce (comma list;\n"
+"                         default gather)\n"
 "  -a, --algorithms LIST  names or aliases (papc-info --algorithms) and native\n"
 "                         (the MPI library's own call); 'all' = every one;\n"
 "                         'COLL:LIST' applies to one collective (repeatable).\n"
 "                         A name serves every listed collective that has it.\n"
 "                         Default: gather native,linear_sync,sls,bsls;\n"
 "                         scatter native,basic_linear,slin,bsln;\n"
-"                         allreduce native,ring,prr,slt\n"
+"                         reduce native,binomial,rabenseifner,radix_k,ring,\n"
+"                         clairvoyant; allreduce native,ring,prr,slt\n"
 "  -m, --sizes LIST       floats, K/Ki = 1024, M/Mi = 1048576 (default 256Ki);\n"
 "                         the total vector as in the papers: gather/scatter\n"
-"                         blocks of size/P per process, allreduce the vector\n"
+"                         blocks of size/P per process, (all)reduce the vector\n"
 "      --per-block        -m gives the floats of one process' block instead\n"
 "  -d, --delays LIST      maximum delays in ms (default 0,10,50)\n"
 "      --mode M           one-late | rand-late | both (default rand-late)\n"
@@ -222,7 +224,7 @@ static void usage(void) {
 "      --no-progress      no papc_processing_*/papc_progress calls (an\n"
 "                         uninstrumented program: history predictions)\n"
 "      --no-monitor       no arrival monitor (PAPC_MONITOR=0): no predictions\n"
-"  -r, --root R           root of gather/scatter (default 0)\n"
+"  -r, --root R           root of gather/scatter/reduce (default 0)\n"
 "      --seed S           seed of data and delays (default 1)\n"
 "      --baseline NAME    compared against in the tables (default native)\n"
 "      --alpha S --beta S_PER_BYTE   model of the ideal bound (default: fit\n"
@@ -259,6 +261,16 @@ static int split_list(const char *list, char **out, int max) {
     }
     free(copy);
     return n;
+}
+
+static int bench_supports(int c) {
+    return c == PAPC_GATHER || c == PAPC_SCATTER || c == PAPC_REDUCE ||
+           c == PAPC_ALLREDUCE;
+}
+
+/* A vector collective: -m is the vector, every rank sends all of it. */
+static int whole_vector(papc_collective c) {
+    return c == PAPC_REDUCE || c == PAPC_ALLREDUCE;
 }
 
 static void parse_options(int argc, char **argv, options *o) {
@@ -306,9 +318,9 @@ static void parse_options(int argc, char **argv, options *o) {
                 memcpy(head, v, n);
                 head[n] = '\0';
                 c = papc_collective_from_name(head);
-                if (c != PAPC_GATHER && c != PAPC_SCATTER && c != PAPC_ALLREDUCE)
-                    die_usage("'%s': papc-bench runs gather, scatter and "
-                              "allreduce", v);
+                if (!bench_supports(c))
+                    die_usage("'%s': papc-bench runs gather, scatter, reduce "
+                              "and allreduce", v);
                 v = colon + 1;
             }
             o->alists[o->nalists].coll = c;
@@ -355,9 +367,9 @@ static void parse_options(int argc, char **argv, options *o) {
     if (n <= 0) die_usage("bad collective list '%s'", colls);
     for (int k = 0; k < n; k++) {
         int c = papc_collective_from_name(items[k]);
-        if (c != PAPC_GATHER && c != PAPC_SCATTER && c != PAPC_ALLREDUCE)
-            die_usage("collective '%s': papc-bench runs gather, scatter and "
-                      "allreduce", items[k]);
+        if (!bench_supports(c))
+            die_usage("collective '%s': papc-bench runs gather, scatter, "
+                      "reduce and allreduce", items[k]);
         int dup = 0;
         for (int j = 0; j < o->ncolls; j++) dup |= o->colls[j] == (papc_collective)c;
         if (!dup) o->colls[o->ncolls++] = (papc_collective)c;
@@ -397,6 +409,8 @@ static const char *default_algs(papc_collective c) {
     switch (c) {
     case PAPC_GATHER: return "native,linear_sync,sls,bsls";
     case PAPC_SCATTER: return "native,basic_linear,slin,bsln";
+    /* clairvoyant-reduce.md Sect. 6's line-up: MPI, BNOM, RAB, RXX, RING. */
+    case PAPC_REDUCE: return "native,binomial,rabenseifner,radix_k,ring,clairvoyant";
     default: return "native,ring,prr,slt";
     }
 }
@@ -595,6 +609,11 @@ static void bufs_alloc(bufs_t *b, papc_collective c, int count, int root) {
         b->recv_len = n;
         b->has_result = 1;
         break;
+    case PAPC_REDUCE:
+        b->send_len = n;
+        b->recv_len = rank == root ? n : 0;
+        b->has_result = rank == root;
+        break;
     default:
         b->send_len = b->recv_len = n;
         b->has_result = 1;
@@ -611,11 +630,11 @@ static void bufs_free(bufs_t *b) {
 }
 
 /* Fresh data for iteration it: random floats in [0, 1) for gather/scatter;
- * integers in [-k, k] for allreduce with P k < 2^24, so every partial sum is
- * exact and any reduction order gives the same bits. */
+ * integers in [-k, k] for (all)reduce with P k < 2^24, so every partial sum
+ * is exact and any reduction order gives the same bits. */
 static void fill_data(bufs_t *b, papc_collective c, const options *o, int it) {
     uint64_t s = rng_init(o->seed, it, rank, 1);
-    if (c == PAPC_ALLREDUCE) {
+    if (c == PAPC_ALLREDUCE || c == PAPC_REDUCE) {
         long k = ((1L << 24) - 1) / nprocs;
         if (k > 1000) k = 1000;
         for (size_t i = 0; i < b->send_len; i++)
@@ -641,6 +660,11 @@ static int run_coll(papc_collective c, const alg_t *a, bufs_t *b, float *out,
             ? MPI_Scatter(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root, w)
             : papc_scatter_alg(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT,
                                root, w, a->name);
+    case PAPC_REDUCE:
+        return a->native
+            ? MPI_Reduce(b->send, out, n, MPI_FLOAT, MPI_SUM, root, w)
+            : papc_reduce_alg(b->send, out, n, MPI_FLOAT, MPI_SUM, root, w,
+                              a->name);
     default:
         return a->native
             ? MPI_Allreduce(b->send, out, n, MPI_FLOAT, MPI_SUM, w)
@@ -736,6 +760,8 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
                 ? bench_ideal_gather(nprocs, o->root, arr, cost, tmp)
                 : c == PAPC_SCATTER
                 ? bench_ideal_scatter(nprocs, o->root, arr, cost)
+                : c == PAPC_REDUCE
+                ? bench_ideal_reduce(nprocs, o->root, arr, cost)
                 : bench_ideal_allreduce(nprocs, arr, cost);
             if (one_host) {
                 double s = mhi - mlo;
@@ -834,10 +860,10 @@ static void build_meta(const options *o, int argc, char **argv) {
     meta_add("model_fit", "%s", g_fit);
     meta_add("size_means", "%s", o->per_block
              ? "count = -m = floats per process block (gather/scatter) or of "
-               "the vector (allreduce)"
+               "the vector ((all)reduce)"
              : "-m = total vector in floats as in the papers; gather/scatter "
-               "count = floor(size / P) per process block, allreduce count = "
-               "size");
+               "count = floor(size / P) per process block, (all)reduce count "
+               "= size");
     meta_add("P", "%d", nprocs);
     meta_add("root", "%d", o->root);
     meta_add("compute_ms", "%g", o->compute_ms);
@@ -1056,11 +1082,11 @@ int main(int argc, char **argv) {
         rows[k] = calloc(per, sizeof(row_t));
         for (int s = 0; s < o.nsizes; s++) {
             long long n = o.sizes[s];
-            if (!o.per_block && c != PAPC_ALLREDUCE) {
+            if (!o.per_block && !whole_vector(c)) {
                 n /= nprocs;
                 if (n < 1) n = 1;
             }
-            if (c != PAPC_ALLREDUCE && n * nprocs > INT_MAX) {
+            if (!whole_vector(c) && n * nprocs > INT_MAX) {
                 if (rank == 0)
                     fprintf(stderr, PROG ": %s of %lld floats x %d ranks is "
                             "too large\n", o.size_text[s], n, nprocs);

@@ -218,11 +218,9 @@ int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
         /* ---- restore the saved columns and rebuild T (Listing 8, lines
          * 11-12): leaf k = M(proc[k], *) */
         papc_clv_segtree_reset(&T, ng);
-        for (int c = 0; c < C; c++) {
-            papc_clv_vec *b = papc_clv_segtree_plane(&T, c) + T.m;
-            for (int k = 0; k < ng; k++) b[k] = M[(size_t)proc[k] * C + c];
-            papc_clv_segtree_build_plane(&T, c);
-        }
+        for (int k = 0; k < ng; k++)
+            papc_clv_segtree_set_leaf(&T, k, M + (size_t)proc[k] * C);
+        papc_clv_segtree_build(&T);
 
         /* ---- every process of G receives at most once (Listing 8, lines
          * 21-37; find-peer-and-segment, Listing 7) */
@@ -255,8 +253,7 @@ int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
                 hi[q]--;
             mq[s >> 6] &= ~sb;
             cnt[q]--;
-            for (int c = lo[q]; c <= hi[q]; c++)
-                papc_clv_segtree_clear_leaf_chunk(&T, z, c);
+            papc_clv_segtree_clear_leaf_range(&T, z, lo[q], hi[q]);
             /* the receiver: P (the sink may have had it in E) and P' in
              * T, i.e. not sendable until the round ends */
             if (!(mp[s >> 6] & sb)) {

@@ -29,7 +29,6 @@ int papc_clv_segtree_init(papc_clv_segtree *t, int max_leaves, int nbits) {
     if (!t->node) return -1;
     memset(t->node, 0, bytes);
     t->m = t->cap;
-    t->stride = 2 * (size_t)t->m;
     return 0;
 }
 
@@ -42,7 +41,7 @@ void papc_clv_segtree_free(papc_clv_segtree *t) {
 void papc_clv_segtree_get(const papc_clv_segtree *t, size_t i,
                           uint64_t *out) {
     for (int c = 0; c < t->C; c++) {
-        papc_clv_vec v = papc_clv_segtree_plane(t, c)[i];
+        papc_clv_vec v = papc_clv_segtree_col(t, i)[c];
         out[2 * c] = v[0];
         out[2 * c + 1] = v[1];
     }

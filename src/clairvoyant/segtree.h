@@ -51,9 +51,8 @@ typedef struct papc_clv_segtree {
     int C;             /* 128-bit chunks per column */
     int cap;           /* leaves allocated (a power of two) */
     int m;             /* leaves in use this round (a power of two <= cap) */
-    size_t stride;     /* 2m: chunks per plane */
-    papc_clv_vec *node; /* C planes of 2m chunks; chunk c of node i at
-                           node[c * stride + i]; node 0 unused */
+    papc_clv_vec *node; /* node i's column at node[i * C .. i * C + C - 1];
+                           node 0 unused */
 } papc_clv_segtree;
 
 /* Chunks for an nbits-bit column. */
@@ -84,57 +83,69 @@ static inline int papc_clv_vec_ffs(papc_clv_vec v) {
     return v[0] ? papc_clv_ctz64(v[0]) : 64 + papc_clv_ctz64(v[1]);
 }
 
-/* Plane c: chunk c of every node. */
-static inline papc_clv_vec *papc_clv_segtree_plane(const papc_clv_segtree *t,
-                                                   int c) {
-    return t->node + (size_t)c * t->stride;
+/* Node i's column (C chunks). */
+static inline papc_clv_vec *papc_clv_segtree_col(const papc_clv_segtree *t,
+                                                 size_t i) {
+    return t->node + i * (size_t)t->C;
 }
 
 /* The words holding segment s, one per node: word s of node i is
- * papc_clv_segtree_sword(t, s)[2 * i]. */
+ * papc_clv_segtree_sword(t, s)[i * papc_clv_segtree_wstride(t)]. */
 static inline uint64_t *papc_clv_segtree_sword(const papc_clv_segtree *t,
                                                int s) {
-    return (uint64_t *)papc_clv_segtree_plane(t, s >> 7) + ((s >> 6) & 1);
+    return (uint64_t *)t->node + (s >> 6);
+}
+static inline size_t papc_clv_segtree_wstride(const papc_clv_segtree *t) {
+    return 2 * (size_t)t->C;
+}
+
+/* Segment s of node i (0 or 1). */
+static inline int papc_clv_segtree_bit(const papc_clv_segtree *t, size_t i,
+                                       int s) {
+    const uint64_t w =
+        papc_clv_segtree_sword(t, s)[i * papc_clv_segtree_wstride(t)];
+    return (int)((w >> (s & 63)) & 1u);
 }
 
 /* Start a round with n leaves (1 <= n <= cap): m = the smallest power of
  * two >= max(n, 2), leaves n..m-1 zeroed.  Then fill leaves 0..n-1
- * (papc_clv_segtree_set_leaf, or plane by plane) and build. */
+ * (papc_clv_segtree_set_leaf, or write papc_clv_segtree_col(t, m + k))
+ * and build. */
 static inline void papc_clv_segtree_reset(papc_clv_segtree *t, int n) {
     int m = 2;
     while (m < n) m <<= 1;
     t->m = m;
-    t->stride = 2 * (size_t)m;
-    for (int c = 0; c < t->C; c++)
-        memset(papc_clv_segtree_plane(t, c) + m + n, 0,
-               (size_t)(m - n) * sizeof(papc_clv_vec));
+    memset(papc_clv_segtree_col(t, (size_t)m + (size_t)n), 0,
+           (size_t)(m - n) * (size_t)t->C * sizeof(papc_clv_vec));
 }
 
 /* Leaf k = col (C chunks); the internal nodes are not updated. */
 static inline void papc_clv_segtree_set_leaf(papc_clv_segtree *t, int k,
                                              const papc_clv_vec *col) {
-    papc_clv_vec *x = t->node + (size_t)t->m + (size_t)k;
-    for (int c = 0; c < t->C; c++, x += t->stride) *x = col[c];
+    memcpy(papc_clv_segtree_col(t, (size_t)t->m + (size_t)k), col,
+           (size_t)t->C * sizeof *col);
 }
 
-/* The internal nodes of plane c from its leaves (O(m)). */
-static inline void papc_clv_segtree_build_plane(papc_clv_segtree *t, int c) {
-    papc_clv_vec *b = papc_clv_segtree_plane(t, c);
-    for (size_t i = (size_t)t->m - 1; i >= 1; i--)
-        b[i] = b[2 * i] | b[2 * i + 1];
-}
-
-/* Every internal node from the leaves (O(m C)). */
+/* Every internal node from the leaves (O(m C)): children 2i and 2i + 1
+ * are adjacent, so each level is one sequential pass. */
 static inline void papc_clv_segtree_build(papc_clv_segtree *t) {
-    for (int c = 0; c < t->C; c++) papc_clv_segtree_build_plane(t, c);
+    const size_t C = (size_t)t->C;
+    papc_clv_vec *b = t->node;
+    for (size_t i = (size_t)t->m - 1; i >= 1; i--) {
+        papc_clv_vec *x = b + i * C;
+        const papc_clv_vec *l = b + 2 * i * C, *r = l + C;
+        for (size_t c = 0; c < C; c++) x[c] = l[c] | r[c];
+    }
 }
 
-/* Chunk c of all-except-one(leaf k) (Listing 3 on one plane). */
+/* Chunk c of all-except-one(leaf k) (Listing 3 on one chunk). */
 static inline papc_clv_vec papc_clv_segtree_except_chunk(
     const papc_clv_segtree *t, int k, int c) {
-    const papc_clv_vec *b = papc_clv_segtree_plane(t, c);
+    const size_t C = (size_t)t->C;
+    const papc_clv_vec *b = t->node + c;
     papc_clv_vec v = {0, 0};
-    for (size_t n = (size_t)t->m + (size_t)k; n > 1; n >>= 1) v |= b[n ^ 1];
+    for (size_t n = (size_t)t->m + (size_t)k; n > 1; n >>= 1)
+        v |= b[(n ^ 1) * C];
     return v;
 }
 
@@ -170,11 +181,12 @@ static inline int papc_clv_segtree_first_except(const papc_clv_segtree *t,
 static inline int papc_clv_segtree_find_leftmost(const papc_clv_segtree *t,
                                                  size_t n, int s) {
     const uint64_t *b = papc_clv_segtree_sword(t, s);
+    const size_t ws = papc_clv_segtree_wstride(t);
     const uint64_t bit = UINT64_C(1) << (s & 63);
-    if (!(b[2 * n] & bit)) return -1;
+    if (!(b[n * ws] & bit)) return -1;
     while (n < (size_t)t->m) {
         n <<= 1;
-        n += !(b[2 * n] & bit);
+        n += !(b[n * ws] & bit);
     }
     return (int)(n - (size_t)t->m);
 }
@@ -184,9 +196,10 @@ static inline int papc_clv_segtree_find_leftmost(const papc_clv_segtree *t,
 static inline int papc_clv_segtree_find_leftmost_from(
     const papc_clv_segtree *t, int k, int s) {
     const uint64_t *b = papc_clv_segtree_sword(t, s);
+    const size_t ws = papc_clv_segtree_wstride(t);
     const uint64_t bit = UINT64_C(1) << (s & 63);
     for (size_t n = (size_t)t->m + (size_t)k; n > 1; n >>= 1)
-        if (!(n & 1) && (b[2 * (n + 1)] & bit))
+        if (!(n & 1) && (b[(n + 1) * ws] & bit))
             return papc_clv_segtree_find_leftmost(t, n + 1, s);
     return -1;
 }
@@ -200,10 +213,11 @@ static inline int papc_clv_segtree_find_leftmost_from(
 static inline int papc_clv_segtree_find_peer(const papc_clv_segtree *t,
                                              int k, int s) {
     const uint64_t *b = papc_clv_segtree_sword(t, s);
+    const size_t ws = papc_clv_segtree_wstride(t);
     const uint64_t bit = UINT64_C(1) << (s & 63);
     size_t left = 0, right = 0;
     for (size_t n = (size_t)t->m + (size_t)k; n > 1; n >>= 1)
-        if (b[2 * (n ^ 1)] & bit) {
+        if (b[(n ^ 1) * ws] & bit) {
             if (n & 1) left = n ^ 1;
             else if (!right) right = n ^ 1;
         }
@@ -212,38 +226,55 @@ static inline int papc_clv_segtree_find_peer(const papc_clv_segtree *t,
     return -1;
 }
 
-/* Zero chunk c of leaf k and fix its ancestors, climbing until one does
- * not change. */
-static inline void papc_clv_segtree_clear_leaf_chunk(papc_clv_segtree *t,
-                                                     int k, int c) {
-    papc_clv_vec *b = papc_clv_segtree_plane(t, c);
+/* Zero chunks c0..c1 of leaf k and fix its ancestors level by level,
+ * climbing until no chunk of an ancestor changes; each level narrows
+ * c0..c1 to the chunks that did change. */
+static inline void papc_clv_segtree_clear_leaf_range(papc_clv_segtree *t,
+                                                     int k, int c0, int c1) {
+    const size_t C = (size_t)t->C;
+    papc_clv_vec *b = t->node;
     size_t n = (size_t)t->m + (size_t)k;
-    if (!papc_clv_vec_any(b[n])) return;
-    b[n] = (papc_clv_vec){0, 0};
-    for (; n > 1; n >>= 1) {
-        const papc_clv_vec v = b[n] | b[n ^ 1];
-        if (!papc_clv_vec_any(b[n >> 1] ^ v)) break;
-        b[n >> 1] = v;
+    for (int c = c0; c <= c1; c++) b[n * C + c] = (papc_clv_vec){0, 0};
+    for (; n > 1 && c0 <= c1; n >>= 1) {
+        const papc_clv_vec *x = b + (n & ~(size_t)1) * C; /* both children */
+        papc_clv_vec *up = b + (n >> 1) * C;
+        int lo = c1 + 1, hi = c0 - 1;
+        for (int c = c0; c <= c1; c++) {
+            const papc_clv_vec v = x[c] | x[C + c];
+            if (papc_clv_vec_any(up[c] ^ v)) {
+                up[c] = v;
+                if (lo > c1) lo = c;
+                hi = c;
+            }
+        }
+        c0 = lo;
+        c1 = hi;
     }
 }
 
-/* CLEAR(M, p): zero leaf k and fix its ancestors, plane by plane (only
- * the chunks where the leaf had bits climb). */
+/* Zero chunk c of leaf k and fix its ancestors. */
+static inline void papc_clv_segtree_clear_leaf_chunk(papc_clv_segtree *t,
+                                                     int k, int c) {
+    papc_clv_segtree_clear_leaf_range(t, k, c, c);
+}
+
+/* CLEAR(M, p): zero leaf k and fix its ancestors. */
 static inline void papc_clv_segtree_clear_leaf(papc_clv_segtree *t, int k) {
-    for (int c = 0; c < t->C; c++) papc_clv_segtree_clear_leaf_chunk(t, k, c);
+    papc_clv_segtree_clear_leaf_range(t, k, 0, t->C - 1);
 }
 
 /* CLEAR(M, p, s): clear segment s of leaf k and fix the ancestors. */
 static inline void papc_clv_segtree_clear_bit(papc_clv_segtree *t, int k,
                                               int s) {
     uint64_t *b = papc_clv_segtree_sword(t, s);
+    const size_t ws = papc_clv_segtree_wstride(t);
     const uint64_t bit = UINT64_C(1) << (s & 63);
     size_t n = (size_t)t->m + (size_t)k;
-    if (!(b[2 * n] & bit)) return;
-    b[2 * n] &= ~bit;
+    if (!(b[n * ws] & bit)) return;
+    b[n * ws] &= ~bit;
     for (; n > 1; n >>= 1) {
-        if (b[2 * (n ^ 1)] & bit) break; /* the sibling keeps it set */
-        b[2 * (n >> 1)] &= ~bit;
+        if (b[(n ^ 1) * ws] & bit) break; /* the sibling keeps it set */
+        b[(n >> 1) * ws] &= ~bit;
     }
 }
 
@@ -251,10 +282,11 @@ static inline void papc_clv_segtree_clear_bit(papc_clv_segtree *t, int k,
 static inline void papc_clv_segtree_set_bit(papc_clv_segtree *t, int k,
                                             int s) {
     uint64_t *b = papc_clv_segtree_sword(t, s);
+    const size_t ws = papc_clv_segtree_wstride(t);
     const uint64_t bit = UINT64_C(1) << (s & 63);
     for (size_t n = (size_t)t->m + (size_t)k; n >= 1; n >>= 1) {
-        if (b[2 * n] & bit) break;
-        b[2 * n] |= bit;
+        if (b[n * ws] & bit) break;
+        b[n * ws] |= bit;
     }
 }
 

@@ -29,6 +29,7 @@ int papc_reduce_basic_linear(const papc_call *c);
 int papc_reduce_binomial(const papc_call *c);
 int papc_reduce_rabenseifner(const papc_call *c);
 int papc_reduce_ring(const papc_call *c);
+int papc_reduce_radix_k(const papc_call *c);
 int papc_reduce_clairvoyant(const papc_call *c);
 
 int papc_allreduce_basic_linear(const papc_call *c);

@@ -41,8 +41,7 @@ static double unit(void) { return (double)(rnd64() >> 11) * 0x1p-53; }
 /* ---- the segment tree against a naive scan ------------------------------ */
 
 static int leaf_bit(const papc_clv_segtree *t, int k, int s) {
-    const uint64_t *b = papc_clv_segtree_sword(t, s);
-    return (int)((b[2 * ((size_t)t->m + (size_t)k)] >> (s & 63)) & 1u);
+    return papc_clv_segtree_bit(t, (size_t)t->m + (size_t)k, s);
 }
 
 static void check_tree(const papc_clv_segtree *t, int nbits) {

@@ -21,6 +21,12 @@ const papc_alg_desc papc_reduce_algs[] = {
       "ring reduce-scatter in P-1 steps, then every rank sends its reduced "
       "block to the root"},
      papc_reduce_ring},
+    {{PAPC_REDUCE, "radix_k", "rxx radixk", PAPC_RESTRICT_COMMUTATIVE,
+      PAPC_FLAG_NONBLOCKING,
+      "Radix-k: direct-send reduce-scatter in groups of preferred sizes "
+      "(PAPC_RADIX_K, default 8,4,2), gather back through the groups "
+      "(Peterka et al. SC'09; RXX of Proficz & Ocetkiewicz)"},
+     papc_reduce_radix_k},
     {{PAPC_REDUCE, "clairvoyant", "clv", PAPC_RESTRICT_COMMUTATIVE,
       PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_SEGMENTED | PAPC_FLAG_NONBLOCKING,
       "Clairvoyant schedule over segments from the agreed arrival "

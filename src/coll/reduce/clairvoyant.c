@@ -7,37 +7,47 @@
  * arrivals.
  *
  * Every rank builds the same schedule (papc_clv_fast, src/clairvoyant/)
- * from the same inputs: the agreed arrival offsets, P, N segments of about
- * PAPC_SEGSIZE bytes, the root and the round length d = alpha + s (beta +
- * gamma) of the agreed cost model (s = segment bytes).  It then runs its
- * own events round by round: in a round it receives at most one segment
- * and sends at most one (both non-blocking, then waited), and combines the
- * received segment into its own, received op own -- or, when it has
- * already sent that segment away (the root, and the head before the root
- * comes, may send a segment and get it back later as the sink), replaces
- * its own with it.
+ * from the same inputs: the agreed arrival offsets, P, N segments, the
+ * root and the round length d = alpha + s (beta + gamma) of the agreed
+ * cost model (s = segment bytes).  N: a balanced Clairvoyant reduction
+ * takes about N + L rounds (L = ceil(log2 P)), so the model's best N is
+ * sqrt(L m (beta + gamma) / alpha) for m bytes (model_segments).  Each
+ * rank then runs its own events in schedule order as a dataflow
+ * (run_events): a send waits only for the receives of its own segment
+ * scheduled before it, receives are posted ahead, nothing waits for a
+ * round boundary.  A received segment is combined into the rank's own,
+ * received op own -- or, when the rank had sent that segment away (the
+ * root, and the head before the root comes, may send a segment and get it
+ * back later as the sink), it replaces it.
  *
  * Cost: R rounds of at most alpha + s beta + s gamma each, R the rounds
  * of the schedule: with balanced arrivals about N + ceil(log2 P) rounds
  * (a segmented reduction whose segments overlap); with a late process,
  * the work before it comes is done by the early ones, and about N rounds
- * follow its arrival.  Memory: a copy of the vector and one segment.
+ * follow its arrival.  Memory: a copy of the vector and up to a vector's
+ * worth of receive slots (no more slots than receives).
  *
- * Departures from the papers: (1) rounds are not timed: a process runs its
- * next event as soon as its peer is there, so a wrong prediction (or a
- * wrong d) costs time only, never correctness; the round numbers only
- * order each process' events, and both sides of a pair see their common
- * messages in the same round order, so one sub-tag suffices.  (2) Unknown
- * arrivals (INFINITY) count as max known offset + d (0 when none is
- * known: then every process is taken as arriving together).  (3) Every
- * rank works in a temporary accumulator, so the user's buffers are
- * untouched on error; the root copies the result at the end.  Commutative
- * ops only (the schedule combines partial sums in arrival order).
+ * Departures from the papers: (1) rounds are not timed and not
+ * synchronised: a process runs its next event as soon as its data are
+ * there, so a wrong prediction (or a wrong d) costs time only, never
+ * correctness; the round numbers only order each process' events, and
+ * both sides of a pair see their common messages in the same round
+ * order, so one sub-tag suffices.  Executing round by round (irecv +
+ * isend + waitall per round, the papers' model) makes every round wait
+ * for the slowest pair it touches (docs/clairvoyant.md, executor).
+ * (2) Unknown arrivals (INFINITY) count as max known offset + d (0 when
+ * none is known: then every process is taken as arriving together).
+ * (3) Every rank works in a temporary accumulator, so the user's buffers
+ * are untouched on error; the root copies the result at the end.
+ * Commutative ops only (the schedule combines partial sums in arrival
+ * order).
  *
- * Knobs (same value on every rank): PAPC_CLV_ROUND=<seconds> replaces d
- * (ignored unless finite and > 0); for tests, PAPC_CLV_TEST_OFFSETS=
- * "0,0.001,,..." replaces the predicted offsets by rank (empty/"-"/"inf":
- * unknown).  PAPC_VERBOSE=1 prints N, d and the rounds on the root.
+ * Knobs (same value on every rank): PAPC_CLV_SEGMENTS=<N> fixes N (else
+ * PAPC_SEGSIZE when set, else the model's N); PAPC_CLV_ROUND=<seconds>
+ * replaces d (ignored unless finite and > 0); for tests,
+ * PAPC_CLV_TEST_OFFSETS="0,0.001,,..." replaces the predicted offsets by
+ * rank (empty/"-"/"inf": unknown).  PAPC_VERBOSE=1 prints N, d and the
+ * rounds on the root.
  */
 #include <math.h>
 #include <stdio.h>
@@ -47,6 +57,10 @@
 #include "clairvoyant.h"
 #include "clairvoyant/schedule.h"
 #include "topo/prr.h"
+
+/* More segments than this only slow the schedule down (its generation
+ * grows with N^2 P / 128) and add start-ups. */
+#define PAPC_CLV_MAX_SEGMENTS 4096
 
 /* Round length in seconds: the agreed model, or PAPC_CLV_ROUND. */
 static double round_length(const papc_arrival *a, double seg_bytes) {
@@ -59,6 +73,44 @@ static double round_length(const papc_arrival *a, double seg_bytes) {
     double d = a->alpha + seg_bytes * (a->beta + a->gamma);
     if (!isfinite(d) || d <= 0) d = 1e-6; /* any positive length will do */
     return d;
+}
+
+/* Segments the model finds best: a balanced Clairvoyant reduction takes
+ * about N + L rounds (L = ceil(log2 P)) of alpha + (m/N)(beta + gamma)
+ * each, m the vector's bytes; (N + L)(alpha + m b / N) is least at
+ * N = sqrt(L m b / alpha).  A late process's tail, N alpha + m b, also
+ * wants N small, which this N already keeps to the order of sqrt(m).
+ * 0 when the model is unusable. */
+static int model_segments(const papc_arrival *a, double bytes, int P) {
+    double b = a->beta + a->gamma, L = 0;
+    for (int p = 1; p < P; p <<= 1) L++;
+    if (!(a->alpha > 0) || !(b > 0) || !isfinite(a->alpha) || !isfinite(b))
+        return 0;
+    double n = sqrt(L * bytes * b / a->alpha);
+    if (!isfinite(n)) return 0;
+    if (n < 1) n = 1;
+    if (n > PAPC_CLV_MAX_SEGMENTS) n = PAPC_CLV_MAX_SEGMENTS;
+    return (int)lround(n);
+}
+
+/* Elements per segment: PAPC_CLV_SEGMENTS=<N> (same on every rank), else
+ * PAPC_SEGSIZE when the user set it, else the model's N. */
+static int segment_elems(const papc_call *c, const papc_arrival *a,
+                         int count) {
+    int N = 0;
+    const char *knob = getenv("PAPC_CLV_SEGMENTS");
+    if (knob && *knob) {
+        char *end;
+        long v = strtol(knob, &end, 10);
+        if (end != knob && !*end && v >= 1 && v <= PAPC_CLV_MAX_SEGMENTS)
+            N = (int)v;
+    }
+    if (!N && !getenv("PAPC_SEGSIZE"))
+        N = model_segments(a, (double)count * papc_type_size(c->sendtype),
+                           c->size);
+    int elems = N ? count / N + (count % N != 0)
+                  : papc_segment_count(c->segsize, c->sendtype, count);
+    return elems < 1 || elems > count ? count : elems;
 }
 
 /* arrival[0..P) by rank from the agreed offsets (or the test knob),
@@ -96,66 +148,126 @@ static void print_view(const papc_call *c, int root, int N, double d,
             "events=%zu\n", c->size, N, d, s->rounds, s->nevents);
 }
 
-/* Runs this rank's events; acc holds its vector and ends, at the root,
- * with the result.  held[j]: this rank holds a (partial) value of segment
- * j.  slot: one segment, for receives. */
-static int run_events(const papc_call *c, const papc_clv_schedule *s,
-                      int elems, char *acc, char *slot, unsigned char *held,
-                      int sub) {
-    MPI_Datatype t = c->sendtype;
-    int count = c->sendcount, rc = MPI_SUCCESS;
-    const papc_clv_event *ev = s->events;
-    size_t i = s->first[c->rank], end = s->first[c->rank + 1];
-    while (i < end && rc == MPI_SUCCESS) {
-        int round = ev[i].round;
-        const papc_clv_event *snd = NULL, *rcv = NULL;
-        for (; i < end && ev[i].round == round; i++) {
-            const papc_clv_event *e = &ev[i];
-            if (e->kind == PAPC_CLV_SEND && !snd) snd = e;
-            else if (e->kind == PAPC_CLV_RECV && !rcv) rcv = e;
-            else return papc_error(MPI_ERR_INTERN,
-                                   "clairvoyant: two %s in round %d",
-                                   e->kind == PAPC_CLV_SEND ? "sends"
-                                                            : "receives",
-                                   round);
-        }
-        MPI_Request reqs[2];
-        int n = 0, rlen = 0;
-        if (rcv) {
-            int off = rcv->segment * elems;
-            rlen = count - off < elems ? count - off : elems;
-            rc = papc_irecv(c, slot, rlen, t, rcv->peer, sub, &reqs[n]);
-            if (rc == MPI_SUCCESS) n++;
-        }
-        if (snd && rc == MPI_SUCCESS) {
-            int off = snd->segment * elems;
-            int len = count - off < elems ? count - off : elems;
-            if (!held[snd->segment])
-                rc = papc_error(MPI_ERR_INTERN, "clairvoyant: sends segment "
-                                "%d it does not hold", snd->segment);
-            else
-                rc = papc_isend(c, papc_elem(acc, t, off), len, t, snd->peer,
-                                sub, &reqs[n]);
-            if (rc == MPI_SUCCESS) {
-                n++;
-                held[snd->segment] = 0;
-            }
-        }
-        if (rc != MPI_SUCCESS) {
-            papc_cleanup_requests(n, reqs);
-            break;
-        }
-        rc = papc_waitall(n, reqs);
-        if (rc == MPI_SUCCESS && rcv) {
-            char *seg = papc_elem(acc, t, (MPI_Aint)rcv->segment * elems);
-            if (held[rcv->segment])
-                rc = papc_reduce_local(slot, seg, rlen, t, c->op);
-            else
-                rc = papc_copy(slot, rlen, t, seg, rlen, t);
-            held[rcv->segment] = 1;
-        }
-    }
+/* The dataflow executor's state: this rank's vector (acc), which
+ * segments it holds, the send in flight per segment and a window of
+ * receives posted ahead, each into its own slot. */
+typedef struct clv_exec {
+    const papc_call *c;
+    MPI_Datatype t;
+    int count, elems, N, sub;
+    char *acc, *pool;        /* pool: W slots of elems elements */
+    unsigned char *held;     /* held[j]: acc's segment j is this rank's */
+    MPI_Request *send_req;   /* [N]: the send of segment j in flight */
+    struct pending {         /* a receive posted, not yet applied */
+        MPI_Request req;
+        int seg, slot, len, replace;
+    } *win;                  /* FIFO ring of W */
+    int *free_slot, nfree;   /* slots not in use */
+    int W, head, npending;
+} clv_exec;
+
+static int seg_len(const clv_exec *x, int seg) {
+    int off = seg * x->elems;
+    return x->count - off < x->elems ? x->count - off : x->elems;
+}
+
+static char *seg_at(const clv_exec *x, char *base, int seg) {
+    return papc_elem(base, x->t, (MPI_Aint)seg * x->elems);
+}
+
+/* Waits for the oldest pending receive and applies it: combined into the
+ * segment, or copied over it when the segment had been sent away (its
+ * send must have left the buffer first). */
+static int apply_oldest(clv_exec *x) {
+    struct pending *p = &x->win[x->head];
+    int rc = papc_waitall(1, &p->req);
+    char *slot = seg_at(x, x->pool, p->slot), *seg = seg_at(x, x->acc, p->seg);
+    if (rc == MPI_SUCCESS && p->replace)
+        rc = papc_waitall(1, &x->send_req[p->seg]);
+    if (rc == MPI_SUCCESS)
+        rc = p->replace ? papc_copy(slot, p->len, x->t, seg, p->len, x->t)
+                        : papc_reduce_local(slot, seg, p->len, x->t,
+                                            x->c->op);
+    x->free_slot[x->nfree++] = p->slot;
+    x->head = (x->head + 1) % x->W;
+    x->npending--;
     return rc;
+}
+
+/* Applies pending receives, oldest first, until none is of segment seg. */
+static int apply_segment(clv_exec *x, int seg) {
+    int last = -1;
+    for (int k = 0; k < x->npending; k++)
+        if (x->win[(x->head + k) % x->W].seg == seg) last = k;
+    int rc = MPI_SUCCESS;
+    for (int k = 0; k <= last && rc == MPI_SUCCESS; k++) rc = apply_oldest(x);
+    return rc;
+}
+
+static int post_receive(clv_exec *x, const papc_clv_event *e) {
+    int rc = MPI_SUCCESS;
+    if (x->npending == x->W) rc = apply_oldest(x);
+    if (rc != MPI_SUCCESS) return rc;
+    struct pending *p = &x->win[(x->head + x->npending) % x->W];
+    p->seg = e->segment;
+    p->len = seg_len(x, e->segment);
+    p->slot = x->free_slot[--x->nfree];
+    /* A segment this rank sent away comes back as the sink's: replace. */
+    p->replace = !x->held[e->segment];
+    rc = papc_irecv(x->c, seg_at(x, x->pool, p->slot), p->len, x->t, e->peer,
+                    x->sub, &p->req);
+    if (rc != MPI_SUCCESS) {
+        x->free_slot[x->nfree++] = p->slot;
+        return rc;
+    }
+    x->held[e->segment] = 1;
+    x->npending++;
+    return MPI_SUCCESS;
+}
+
+static int post_send(clv_exec *x, const papc_clv_event *e) {
+    int j = e->segment;
+    if (!x->held[j])
+        return papc_error(MPI_ERR_INTERN, "clairvoyant: sends segment %d it "
+                          "does not hold", j);
+    int rc = apply_segment(x, j); /* its partial sums must be in first */
+    if (rc == MPI_SUCCESS)
+        rc = papc_isend(x->c, seg_at(x, x->acc, j), seg_len(x, j), x->t,
+                        e->peer, x->sub, &x->send_req[j]);
+    if (rc == MPI_SUCCESS) x->held[j] = 0;
+    return rc;
+}
+
+/* Runs this rank's events in schedule order as a dataflow: a send waits
+ * only for the receives of its own segment scheduled before it, sends
+ * never wait (a segment sent away is not touched again until it comes
+ * back), and receives are posted up to W ahead.  Rounds thus order the
+ * events but do not synchronise them: a process is never held up by a
+ * round of others' it has no data from.  Every wait here is one the
+ * round-by-round execution also makes at that point or earlier, so the
+ * schedule's deadlock freedom carries over; messages of a pair match in
+ * round order because MPI does not overtake on one tag. */
+static int run_events(clv_exec *x, const papc_clv_schedule *s) {
+    int rc = MPI_SUCCESS, rank = x->c->rank;
+    for (size_t i = s->first[rank]; i < s->first[rank + 1]; i++) {
+        const papc_clv_event *e = &s->events[i];
+        rc = e->kind == PAPC_CLV_RECV ? post_receive(x, e) : post_send(x, e);
+        if (rc != MPI_SUCCESS) break;
+    }
+    while (rc == MPI_SUCCESS && x->npending) rc = apply_oldest(x);
+    if (rc == MPI_SUCCESS) return papc_waitall(x->N, x->send_req);
+    for (int k = 0; k < x->npending; k++)
+        papc_cleanup_requests(1, &x->win[(x->head + k) % x->W].req);
+    papc_cleanup_requests(x->N, x->send_req);
+    return rc;
+}
+
+/* Receive events of rank in s. */
+static int receive_count(const papc_clv_schedule *s, int rank) {
+    int n = 0;
+    for (size_t i = s->first[rank]; i < s->first[rank + 1]; i++)
+        n += s->events[i].kind == PAPC_CLV_RECV;
+    return n;
 }
 
 int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
@@ -163,39 +275,54 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     MPI_Datatype t = c->sendtype;
     int P = c->size, count = c->sendcount;
     if (count <= 0) return MPI_SUCCESS;
-    int elems = papc_segment_count(c->segsize, t, count);
-    if (elems < 1 || elems > count) elems = count;
-    int N = count / elems + (count % elems != 0);
-    double d = round_length(a, (double)elems * (double)papc_type_size(t));
+    clv_exec x = {.c = c, .t = t, .count = count, .sub = sub};
+    x.elems = segment_elems(c, a, count);
+    x.N = count / x.elems + (count % x.elems != 0);
+    double d = round_length(a, (double)x.elems * (double)papc_type_size(t));
 
-    papc_tmpbuf acc = {NULL, NULL}, slot = {NULL, NULL};
+    papc_tmpbuf acc = {NULL, NULL}, pool = {NULL, NULL};
     papc_clv_schedule s;
     memset(&s, 0, sizeof s);
     double *arrival = malloc((size_t)P * sizeof *arrival);
-    unsigned char *held = malloc((size_t)N);
+    x.held = malloc((size_t)x.N);
+    x.send_req = malloc((size_t)x.N * sizeof *x.send_req);
     int rc = MPI_SUCCESS;
-    if (!arrival || !held)
+    if (!arrival || !x.held || !x.send_req)
         rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule inputs");
     if (rc == MPI_SUCCESS) rc = arrival_vector(c, a, d, arrival);
-    if (rc == MPI_SUCCESS && papc_clv_fast(arrival, P, N, root, d, &s) != 0) {
+    if (rc == MPI_SUCCESS && papc_clv_fast(arrival, P, x.N, root, d, &s) != 0) {
         /* Inputs the generator refuses: every rank sees the same ones, so
          * every rank falls back to equal arrivals alike. */
         for (int i = 0; i < P; i++) arrival[i] = 0.0;
-        if (papc_clv_fast(arrival, P, N, root, d, &s) != 0)
+        if (papc_clv_fast(arrival, P, x.N, root, d, &s) != 0)
             rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule (P=%d "
-                            "N=%d)", P, N);
+                            "N=%d)", P, x.N);
     }
-    if (rc == MPI_SUCCESS) print_view(c, root, N, d, &s);
+    if (rc == MPI_SUCCESS) print_view(c, root, x.N, d, &s);
+    /* Receives posted ahead: up to the vector's size in slots. */
+    int nrecv = rc == MPI_SUCCESS ? receive_count(&s, c->rank) : 0;
+    x.W = nrecv < x.N ? nrecv : x.N;
+    if (x.W < 1) x.W = 1;
+    x.win = malloc((size_t)x.W * sizeof *x.win);
+    x.free_slot = malloc((size_t)x.W * sizeof *x.free_slot);
+    if (rc == MPI_SUCCESS && (!x.win || !x.free_slot))
+        rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant receive window");
     if (rc == MPI_SUCCESS) rc = papc_tmpbuf_alloc(&acc, t, (size_t)count);
-    if (rc == MPI_SUCCESS) rc = papc_tmpbuf_alloc(&slot, t, (size_t)elems);
+    if (rc == MPI_SUCCESS)
+        rc = papc_tmpbuf_alloc(&pool, t, (size_t)x.W * (size_t)x.elems);
     if (rc == MPI_SUCCESS) rc = papc_copy(input, count, t, acc.ptr, count, t);
     if (rc == MPI_SUCCESS) {
-        memset(held, 1, (size_t)N);
-        rc = run_events(c, &s, elems, acc.ptr, slot.ptr, held, sub);
+        x.acc = acc.ptr;
+        x.pool = pool.ptr;
+        for (int k = 0; k < x.W; k++) x.free_slot[k] = k;
+        x.nfree = x.W;
+        memset(x.held, 1, (size_t)x.N);
+        for (int j = 0; j < x.N; j++) x.send_req[j] = MPI_REQUEST_NULL;
+        rc = run_events(&x, &s);
     }
     if (rc == MPI_SUCCESS && c->rank == root) {
-        for (int j = 0; j < N && rc == MPI_SUCCESS; j++)
-            if (!held[j])
+        for (int j = 0; j < x.N && rc == MPI_SUCCESS; j++)
+            if (!x.held[j])
                 rc = papc_error(MPI_ERR_INTERN, "clairvoyant: the root ends "
                                 "without segment %d", j);
         if (rc == MPI_SUCCESS)
@@ -203,9 +330,12 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     }
     papc_clv_free(&s);
     papc_tmpbuf_free(&acc);
-    papc_tmpbuf_free(&slot);
+    papc_tmpbuf_free(&pool);
     free(arrival);
-    free(held);
+    free(x.held);
+    free(x.send_req);
+    free(x.win);
+    free(x.free_slot);
     return rc;
 }
 
