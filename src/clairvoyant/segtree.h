@@ -239,13 +239,13 @@ static inline void papc_clv_segtree_clear_leaf_range(papc_clv_segtree *t,
         const papc_clv_vec *x = b + (n & ~(size_t)1) * C; /* both children */
         papc_clv_vec *up = b + (n >> 1) * C;
         int lo = c1 + 1, hi = c0 - 1;
-        for (int c = c0; c <= c1; c++) {
+        for (int c = c1; c >= c0; c--) {
+            /* branch-free: store the OR whether or not it changed */
             const papc_clv_vec v = x[c] | x[C + c];
-            if (papc_clv_vec_any(up[c] ^ v)) {
-                up[c] = v;
-                if (lo > c1) lo = c;
-                hi = c;
-            }
+            const int changed = papc_clv_vec_any(up[c] ^ v);
+            up[c] = v;
+            lo = changed ? c : lo;
+            hi = changed && hi < c0 ? c : hi;
         }
         c0 = lo;
         c1 = hi;
