@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # papcoll's demonstration (`make demo`): lists every collective's algorithms,
 # checks each of them against the native MPI collective on 8 ranks, then runs
-# the main job: papc-bench's default sweep (gather, scatter, allreduce; P = 8;
+# the main job: papc-bench's default sweep (gather, scatter, reduce, allreduce; P = 8;
 # 256 Ki and 2 Mi floats; maximum delays 0, 10, 50 ms; one-late and
 # rand-late) and papc-report's figures, all left in results/.
 # Usage: scripts/demo.sh <bindir> (default build/bin) [results dir].
@@ -42,8 +42,8 @@ timeout 300 "${launcher[@]}" "$bindir/papc-demo"
 # -h tells how to run longer ones.
 mkdir -p "$results"
 echo
-echo "== imbalance absorbed: papc-bench sweep on $np ranks (about 3 minutes)"
-timeout 900 "${launcher[@]}" "$bindir/papc-bench" -c gather,scatter,allreduce \
+echo "== imbalance absorbed: papc-bench sweep on $np ranks (about 4 minutes)"
+timeout 900 "${launcher[@]}" "$bindir/papc-bench" -c gather,scatter,reduce,allreduce \
   -m 256Ki,2Mi -d 0,10,50 --mode both -i 8 -x 1 --compute 50 \
   --csv "$results/bench.csv" --json "$results/bench.json" \
   | tee "$results/bench.txt"
