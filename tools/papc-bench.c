@@ -61,7 +61,7 @@
 
 #define PROG "papc-bench"
 #define MAX_LIST 32
-#define MAX_COLLS 3
+#define MAX_COLLS 4 /* gather, scatter, reduce, allreduce */
 #define NATIVE "native"
 
 enum { MODE_ONE = 1, MODE_RAND = 2 };
