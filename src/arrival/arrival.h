@@ -67,7 +67,8 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc);
 /* Measurement hook (tools/papc-predict): moves up to max absolute arrival
  * prediction errors (seconds) recorded at this process as a decider since
  * the last call into errs; pred 0: progress estimates, 1: the history
- * predictor.  Returns how many. */
+ * predictor, 2: the decisions (the arrival time an order was formed with,
+ * for ranks not there yet).  Returns how many. */
 int papc_arrival_take_errors(int pred, double *errs, int max);
 
 /* ---- the background channel (the B* algorithms) ----------------------

@@ -54,6 +54,7 @@ arr_slot *papc_arr_slot(int rank, int epoch, int create) {
     if (!create) return NULL;
     s->epoch = epoch;
     for (int p = 0; p < PRED_N; p++) s->pred[p] = NAN;
+    s->decided = NAN;
     s->arrived = NAN;
     s->accounted = 0;
     return s;
@@ -65,13 +66,16 @@ void papc_arr_store_pred(int rank, int epoch, int pred, double t) {
     if (s && isnan(s->arrived)) s->pred[pred] = t;
 }
 
-static double predicted(int rank, int epoch) {
+/* The predicted arrival of rank at epoch, NAN when none; *from_progress
+ * tells whether it came from a progress report. */
+static double predicted(int rank, int epoch, int *from_progress) {
+    *from_progress = 0;
     if (papc_mon.fault == FAULT_MISSING) return NAN;
     if (papc_mon.fault == FAULT_STALE) epoch--;
     arr_slot *s = papc_arr_slot(rank, epoch, 0);
     if (!s) return NAN;
-    return !isnan(s->pred[PRED_PROGRESS]) ? s->pred[PRED_PROGRESS]
-                                          : s->pred[PRED_HISTORY];
+    *from_progress = !isnan(s->pred[PRED_PROGRESS]);
+    return *from_progress ? s->pred[PRED_PROGRESS] : s->pred[PRED_HISTORY];
 }
 
 void papc_arr_form(int epoch, int *order, double *offset, int *known) {
@@ -85,8 +89,19 @@ void papc_arr_form(int epoch, int *order, double *offset, int *known) {
             t[r] = s->arrived;
             continue;
         }
-        double p = predicted(r, epoch);
-        t[r] = isnan(p) ? INFINITY : (p < now ? now : p);
+        /* A progress report already overdue: the rank is running over,
+         * take it as arriving now.  A history guess already overdue says
+         * only that this call is unlike the past ones and that the rank
+         * is late by an unknown amount (it has not even reported
+         * progress): unknown, ordered after every rank with a prediction,
+         * rather than "now", which put it among the earliest. */
+        int from_progress;
+        double p = predicted(r, epoch, &from_progress);
+        t[r] = isnan(p) ? INFINITY
+             : p >= now ? p
+             : from_progress ? now : INFINITY;
+        arr_slot *w = isfinite(t[r]) ? papc_arr_slot(r, epoch, 1) : s;
+        if (w) w->decided = isfinite(t[r]) ? t[r] : NAN;
     }
     *known = papc_order_from_times(n, t, order);
     papc_order_offsets(n, t, offset);
@@ -184,6 +199,8 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
         for (int p = 0; p < PRED_N; p++)
             if (!isnan(s->pred[p]))
                 papc_arr_log_error(p, fabs(now - s->pred[p]));
+        if (!isnan(s->decided))
+            papc_arr_log_error(ERR_DECISION, fabs(now - s->decided));
         papc_arr_rec_arrival(source, epoch, now);
     }
     /* A decision is kept ARR_WINDOW epochs after its foreground took it;

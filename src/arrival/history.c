@@ -116,7 +116,7 @@ void papc_arr_log_error(int pred, double err) {
 }
 
 int papc_arrival_take_errors(int pred, double *errs, int max) {
-    if (pred < 0 || pred >= PRED_N) return 0;
+    if (pred < 0 || pred >= ERR_N) return 0;
     pthread_mutex_lock(&papc_mon.mu);
     int n = papc_mon.err_log_n[pred];
     if (n > max) n = max;

@@ -32,6 +32,10 @@ enum { TAG_EST = 1, TAG_NOTICE = 2, TAG_FIN = 3, TAG_BG = 4, TAG_WARM = 5,
 
 /* Predictors. */
 enum { PRED_PROGRESS = 0, PRED_HISTORY = 1, PRED_N = 2 };
+/* Error kinds: the two predictors, and the decision (the arrival time the
+ * order was formed with, for ranks not there yet: what the algorithm was
+ * told, whichever predictor it came from and however late). */
+enum { ERR_DECISION = PRED_N, ERR_N = PRED_N + 1 };
 
 /* PAPC_ARRIVAL_FAULT */
 enum { FAULT_NONE = 0, FAULT_REVERSE, FAULT_RANDOM, FAULT_MISSING,
@@ -42,6 +46,8 @@ typedef struct arr_slot {
     int epoch;               /* -1: empty */
     double pred[PRED_N];     /* predicted arrival, this process' clock; NAN */
     double arrived;          /* notice received (decider) / own arrival; NAN */
+    double decided;          /* arrival time an order was formed with, for a
+                                rank not yet there; NAN */
     int accounted;           /* error already counted for the report */
 } arr_slot;
 
@@ -90,8 +96,8 @@ typedef struct arr_site {
     /* report [mu]: counted at the decider */
     long calls;              /* calls this process decided (was decider) */
     const char *algs[4];     /* distinct algorithm names seen */
-    double err_sum[PRED_N], err_max[PRED_N];
-    long err_n[PRED_N];
+    double err_sum[ERR_N], err_max[ERR_N];
+    long err_n[ERR_N];
     int *last;               /* [size]: times rank r arrived last */
     long complete;           /* epochs with every arrival seen */
 } arr_site;
@@ -122,6 +128,8 @@ typedef struct papc_monitor {
     int fault;                /* [ro] PAPC_ARRIVAL_FAULT */
     /* foreground */
     int epoch_next;           /* [fg] epoch of the next call on served */
+    int reported_epoch;       /* [fg] epoch of this process' latest progress
+                                 report (-1: none) */
     double t_phase;           /* [fg] start of the current compute phase */
     double t_last_exit;       /* [fg] NAN before the first call */
     int last_site;            /* [fg] site of the last exit, -1 */
@@ -140,8 +148,8 @@ typedef struct papc_monitor {
     /* thread */
     send_req *sends;          /* [th] */
     int in_handler;           /* [th] */
-    double *err_log[PRED_N];  /* [mu] errors for papc_arrival_take_errors */
-    int err_log_n[PRED_N], err_log_cap[PRED_N];
+    double *err_log[ERR_N];   /* [mu] errors for papc_arrival_take_errors */
+    int err_log_n[ERR_N], err_log_cap[ERR_N];
 } papc_monitor;
 
 extern papc_monitor papc_mon;

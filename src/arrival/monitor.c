@@ -489,7 +489,7 @@ static void free_state(void) {
     free(papc_mon.send_seq);
     papc_mon.slots = NULL;
     papc_mon.send_seq = NULL;
-    for (int p = 0; p < PRED_N; p++) {
+    for (int p = 0; p < ERR_N; p++) {
         free(papc_mon.err_log[p]);
         papc_mon.err_log[p] = NULL;
         papc_mon.err_log_n[p] = papc_mon.err_log_cap[p] = 0;
@@ -548,6 +548,7 @@ static int mon_start(MPI_Comm priv) {
         return rc;
     }
     papc_mon.epoch_next = 0;
+    papc_mon.reported_epoch = -1;
     papc_mon.t_phase = papc_arr_now();
     papc_mon.t_last_exit = NAN;
     papc_mon.last_site = -1;
@@ -587,8 +588,20 @@ int papc_monitor_init(MPI_Comm comm) {
     return set_served_attr(priv, papc_mon.running);
 }
 
+/* A phase that began after a progress report for the same next epoch
+ * means the previous phase ended in calls that are not arrival-aware (a
+ * native collective, another comm): that report is stale, and a decider
+ * using it would take this process as overdue, i.e. early.  It is
+ * retracted (an estimate of NAN clears it at the receivers) before the new
+ * phase reports; the monitor sends both in order. */
 int papc_processing_start(void) {
-    if (papc_mon.running) papc_mon.t_phase = papc_arr_now();
+    if (!papc_mon.running) return MPI_SUCCESS;
+    double now = papc_arr_now();
+    papc_mon.t_phase = now;
+    if (papc_mon.reported_epoch == papc_mon.epoch_next) {
+        papc_arr_command(papc_mon.epoch_next, PRED_PROGRESS, NAN, now);
+        papc_mon.reported_epoch = -1;
+    }
     return MPI_SUCCESS;
 }
 
@@ -600,6 +613,7 @@ int papc_progress(double fraction) {
     double now = papc_arr_now();
     double rem = (now - papc_mon.t_phase) * (1 - fraction) / fraction;
     papc_arr_command(papc_mon.epoch_next, PRED_PROGRESS, rem, now);
+    papc_mon.reported_epoch = papc_mon.epoch_next;
     return MPI_SUCCESS;
 }
 

@@ -66,13 +66,15 @@ void papc_arr_rec_arrival(int rank, int epoch, double t) {
     s->accounted = 1;
     arr_site *site = &papc_mon.sites[rec->site];
     if (rank != papc_mon.rank)
-        for (int p = 0; p < PRED_N; p++)
-            if (!isnan(s->pred[p])) {
-                double e = fabs(t - s->pred[p]);
+        for (int p = 0; p < ERR_N; p++) {
+            double v = p < PRED_N ? s->pred[p] : s->decided;
+            if (!isnan(v)) {
+                double e = fabs(t - v);
                 site->err_sum[p] += e;
                 if (e > site->err_max[p]) site->err_max[p] = e;
                 site->err_n[p]++;
             }
+        }
     if (t >= rec->last_time) {
         rec->last_time = t;
         rec->last_rank = rank;
@@ -136,7 +138,7 @@ static void sb_printf(strbuf *b, const char *fmt, ...) {
     }
 }
 
-static const char *pred_name[PRED_N] = {"progress", "history"};
+static const char *pred_name[ERR_N] = {"progress", "history", "decision"};
 
 static void algs_text(const arr_site *s, char *out, size_t n) {
     out[0] = 0;
@@ -183,15 +185,15 @@ static void format_sites(strbuf *txt, strbuf *csv) {
                   cname, s->root, s->bytes, s->size, papc_mon.rank);
         sb_printf(txt, "  calls: %ld   algorithm: %s\n", s->calls, algs);
         sb_printf(txt, "  arrival prediction error:");
-        for (int p = 0; p < PRED_N; p++) {
+        for (int p = 0; p < ERR_N; p++) {
             if (s->err_n[p])
                 sb_printf(txt, " %s mean %.3f ms max %.3f ms (n=%ld)%s",
                           pred_name[p], 1e3 * s->err_sum[p] / (double)s->err_n[p],
                           1e3 * s->err_max[p], s->err_n[p],
-                          p + 1 < PRED_N ? ";" : "");
+                          p + 1 < ERR_N ? ";" : "");
             else
                 sb_printf(txt, " %s -%s", pred_name[p],
-                          p + 1 < PRED_N ? ";" : "");
+                          p + 1 < ERR_N ? ";" : "");
         }
         sb_printf(txt, "\n  arrived last most often (of %ld calls fully "
                   "seen): ", s->complete);
@@ -199,7 +201,7 @@ static void format_sites(strbuf *txt, strbuf *csv) {
         sb_printf(txt, "\n\n");
         sb_printf(csv, "%s,%d,%lld,%d,%d,%ld,%s", cname, s->root, s->bytes,
                   s->size, papc_mon.rank, s->calls, algs);
-        for (int p = 0; p < PRED_N; p++)
+        for (int p = 0; p < ERR_N; p++)
             sb_printf(csv, ",%ld,%.6f,%.6f", s->err_n[p],
                       s->err_n[p] ? 1e3 * s->err_sum[p] / (double)s->err_n[p] : 0.0,
                       1e3 * s->err_max[p]);
@@ -270,7 +272,8 @@ int papc_arr_report(void) {
         if (g) {
             fputs("collective,root,bytes,P,decider,calls,algorithms,"
                   "progress_n,progress_mean_ms,progress_max_ms,history_n,"
-                  "history_mean_ms,history_max_ms,complete,last_rank:count\n",
+                  "history_mean_ms,history_max_ms,decision_n,"
+                  "decision_mean_ms,decision_max_ms,complete,last_rank:count\n",
                   g);
             if (cn) fputs(c, g);
             fclose(g);

@@ -35,8 +35,9 @@
  * order, so one sub-tag suffices.  Executing round by round (irecv +
  * isend + waitall per round, the papers' model) makes every round wait
  * for the slowest pair it touches (docs/clairvoyant.md, executor).
- * (2) Unknown arrivals (INFINITY) count as max known offset + d (0 when
- * none is known: then every process is taken as arriving together).
+ * (2) Unknown arrivals (INFINITY) count as late: max known offset +
+ * (N + ceil(log2 P) + 1) d (0 when none is known: then every process is
+ * taken as arriving together); see arrival_vector.
  * (3) Every rank works in a temporary accumulator, so the user's buffers
  * are untouched on error; the root copies the result at the end.
  * Commutative ops only (the schedule combines partial sums in arrival
@@ -116,7 +117,7 @@ static int segment_elems(const papc_call *c, const papc_arrival *a,
 /* arrival[0..P) by rank from the agreed offsets (or the test knob),
  * unknown ones at the latest known + d (0 when none is known). */
 static int arrival_vector(const papc_call *c, const papc_arrival *a,
-                          double d, double *arrival) {
+                          double d, int N, double *arrival) {
     int P = c->size;
     const char *knob = getenv("PAPC_CLV_TEST_OFFSETS");
     if (knob && *knob) papc_parse_offsets(knob, P, arrival);
@@ -124,12 +125,21 @@ static int arrival_vector(const papc_call *c, const papc_arrival *a,
         for (int i = 0; i < P; i++) arrival[i] = a->offset[i];
     else
         for (int i = 0; i < P; i++) arrival[i] = INFINITY;
+    /* A rank without a prediction has not even reported progress when
+     * the decision is made, so it is likely late.  Planning it late costs
+     * little if it comes early (it then sends its N segments after the
+     * others are done: the same tail as a late process), while planning it
+     * early makes the known ranks wait for it wherever the schedule
+     * pairs them with it.  So it is planned after the known ranks' own
+     * reduction: latest known + (N + ceil(log2 P) + 1) rounds. */
     double latest = -INFINITY;
+    int L = 0;
+    for (int p = 1; p < P; p <<= 1) L++;
     for (int i = 0; i < P; i++)
         if (isfinite(arrival[i]) && arrival[i] > latest) latest = arrival[i];
     for (int i = 0; i < P; i++)
         if (!isfinite(arrival[i]) || arrival[i] < 0)
-            arrival[i] = isfinite(latest) ? latest + d : 0.0;
+            arrival[i] = isfinite(latest) ? latest + (N + L + 1) * d : 0.0;
     /* A prediction far beyond the schedule's length (a wild or stale
      * estimate, a tiny d) would only make the generator count idle rounds
      * past its integer range: arrivals beyond 256(P + 1) rounds are all taken
@@ -289,7 +299,7 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     int rc = MPI_SUCCESS;
     if (!arrival || !x.held || !x.send_req)
         rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule inputs");
-    if (rc == MPI_SUCCESS) rc = arrival_vector(c, a, d, arrival);
+    if (rc == MPI_SUCCESS) rc = arrival_vector(c, a, d, x.N, arrival);
     if (rc == MPI_SUCCESS && papc_clv_fast(arrival, P, x.N, root, d, &s) != 0) {
         /* Inputs the generator refuses: every rank sees the same ones, so
          * every rank falls back to equal arrivals alike. */
