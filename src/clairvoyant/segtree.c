@@ -29,6 +29,7 @@ int papc_clv_segtree_init(papc_clv_segtree *t, int max_leaves, int nbits) {
     if (!t->node) return -1;
     memset(t->node, 0, bytes);
     t->m = t->cap;
+    t->n = t->span = t->zero_from = t->cap;
     return 0;
 }
 

@@ -12,13 +12,19 @@
  * at node 1, children 2i and 2i + 1, leaf k at node m + k, m a power of
  * two); every internal node holds the bitwise OR of its two children.
  *
- * Layout: chunk plane by chunk plane — chunk c of node i is
- * node[c * 2m + i].  Every query and update works on one chunk along a
- * path (Listings 3-5, the updates) or one chunk of a whole level (the
- * rebuild), so it stays inside one plane of 2m chunks, whose top levels
- * are a few cache lines; storing whole columns contiguously (Sect. 5.4.2)
- * puts every level of a path in a different cache line, 16 to 256 bytes
- * apart per node, which costs a cache miss per level at N = 2048.
+ * Layout: node by node — node i's column is the C chunks
+ * node[i C .. i C + C - 1].  Per round the tree is rebuilt from the
+ * processes' columns (fast.c), so laying a leaf out is one copy of C
+ * contiguous chunks and each level of the rebuild one sequential pass;
+ * zeroing a sender's leaf fixes all its non-zero chunks together, level
+ * by level, on contiguous memory with one branch per level.  The former
+ * chunk-plane layout (chunk c of node i at node[c 2m + i]) kept one
+ * chunk's path in fewer cache lines, but at P = N = 2048 (C = 16) it
+ * gathered every leaf from 16 planes and zeroed a leaf plane by plane,
+ * climbing and mispredicting once per chunk: about 40 % of the time.
+ * The price of this layout is a cache line per level on a single-chunk
+ * path; find-leftmost hides it by reading two levels a step (the left
+ * child and the four grandchildren, independent loads).
  *
  * The leaves are the columns of the processes taking part in the current
  * round, in the order of the round (see fast.c); unused leaves are zero.
@@ -29,12 +35,14 @@
  *                               early exit (FIND-PEER-SEGMENT);
  *   find-leftmost (Listing 4)   the leftmost leaf with a segment's bit;
  *   find-leftmost-from (Lst. 5) the same, strictly right of a leaf;
- *   find-peer                   the leftmost leaf but k with the bit (the
- *                               two above in one pass, Listing 7);
+ *   find-peer                   the leftmost leaf but k with the bit
+ *                               (Listing 7: find-leftmost, and
+ *                               find-leftmost-from k when that is k);
  * and updates: clear a leaf (the process has sent this round), clear or
  * set one bit of a leaf, each fixing the path to the root in O(log m)
- * (early exit when an ancestor does not change), or rebuild every
- * internal node at once in O(m C).
+ * (early exit when an ancestor does not change), or rebuild the internal
+ * nodes at once in O(m C) — build_live only over the leaves that were or
+ * are non-zero, since the tree only loses bits between rebuilds.
  *
  * The hot operations are static inline here; allocation lives in
  * segtree.c.
@@ -51,6 +59,11 @@ typedef struct papc_clv_segtree {
     int C;             /* 128-bit chunks per column */
     int cap;           /* leaves allocated (a power of two) */
     int m;             /* leaves in use this round (a power of two <= cap) */
+    int n;             /* leaves 0..n-1 set by the caller this round */
+    int span;          /* papc_clv_segtree_build_live rebuilds the nodes
+                          over leaves 0..span-1 */
+    int zero_from;     /* leaves >= zero_from, and every node over them
+                          only, are 0 (for this m) */
     papc_clv_vec *node; /* node i's column at node[i * C .. i * C + C - 1];
                            node 0 unused */
 } papc_clv_segtree;
@@ -110,13 +123,18 @@ static inline int papc_clv_segtree_bit(const papc_clv_segtree *t, size_t i,
 /* Start a round with n leaves (1 <= n <= cap): m = the smallest power of
  * two >= max(n, 2), leaves n..m-1 zeroed.  Then fill leaves 0..n-1
  * (papc_clv_segtree_set_leaf, or write papc_clv_segtree_col(t, m + k))
- * and build. */
+ * and build.  Only the leaves that may be non-zero are zeroed: with the
+ * same m as the last round, those below zero_from. */
 static inline void papc_clv_segtree_reset(papc_clv_segtree *t, int n) {
     int m = 2;
     while (m < n) m <<= 1;
+    const int from = m == t->m && t->zero_from < m ? t->zero_from : m;
     t->m = m;
-    memset(papc_clv_segtree_col(t, (size_t)m + (size_t)n), 0,
-           (size_t)(m - n) * (size_t)t->C * sizeof(papc_clv_vec));
+    t->n = n;
+    t->span = from > n ? from : n;
+    if (from > n)
+        memset(papc_clv_segtree_col(t, (size_t)m + (size_t)n), 0,
+               (size_t)(from - n) * (size_t)t->C * sizeof(papc_clv_vec));
 }
 
 /* Leaf k = col (C chunks); the internal nodes are not updated. */
@@ -126,16 +144,39 @@ static inline void papc_clv_segtree_set_leaf(papc_clv_segtree *t, int k,
            (size_t)t->C * sizeof *col);
 }
 
-/* Every internal node from the leaves (O(m C)): children 2i and 2i + 1
- * are adjacent, so each level is one sequential pass. */
-static inline void papc_clv_segtree_build(papc_clv_segtree *t) {
+/* The internal nodes over leaves 0..L-1 (others are left alone), level
+ * by level: the children of a level's nodes are adjacent, so each level
+ * is one sequential pass. */
+static inline void papc_clv_segtree_build_prefix(papc_clv_segtree *t,
+                                                 int L) {
     const size_t C = (size_t)t->C;
-    papc_clv_vec *b = t->node;
-    for (size_t i = (size_t)t->m - 1; i >= 1; i--) {
-        papc_clv_vec *x = b + i * C;
-        const papc_clv_vec *l = b + 2 * i * C, *r = l + C;
-        for (size_t c = 0; c < C; c++) x[c] = l[c] | r[c];
+    papc_clv_vec *const b = t->node;
+    size_t first = (size_t)t->m, count = (size_t)L;
+    while (first > 1) {
+        first >>= 1;
+        count = (count + 1) >> 1;
+        papc_clv_vec *x = b + first * C;
+        const papc_clv_vec *y = b + 2 * first * C;
+        for (size_t i = 0; i < count; i++, x += C, y += 2 * C)
+            for (size_t c = 0; c < C; c++) x[c] = y[c] | y[C + c];
     }
+}
+
+/* Every internal node from the leaves (O(m C)).  The caller may have
+ * written any leaf, so nothing is known to be zero afterwards. */
+static inline void papc_clv_segtree_build(papc_clv_segtree *t) {
+    papc_clv_segtree_build_prefix(t, t->m);
+    t->zero_from = t->m;
+}
+
+/* The internal nodes after papc_clv_segtree_reset(t, n) and leaves
+ * 0..n-1 set: only those over the leaves that were or are non-zero
+ * (span); the nodes over leaves >= span are 0 already.  Afterwards the
+ * tree may only lose bits until the next reset (clear-leaf, clear-bit),
+ * so everything over leaves >= n stays 0. */
+static inline void papc_clv_segtree_build_live(papc_clv_segtree *t) {
+    papc_clv_segtree_build_prefix(t, t->span);
+    t->zero_from = t->n;
 }
 
 /* Chunk c of all-except-one(leaf k) (Listing 3 on one chunk). */
@@ -183,12 +224,23 @@ static inline int papc_clv_segtree_find_leftmost(const papc_clv_segtree *t,
     const uint64_t *b = papc_clv_segtree_sword(t, s);
     const size_t ws = papc_clv_segtree_wstride(t);
     const uint64_t bit = UINT64_C(1) << (s & 63);
+    const size_t m = (size_t)t->m;
     if (!(b[n * ws] & bit)) return -1;
-    while (n < (size_t)t->m) {
+    /* two levels a step: the left child and all four grandchildren are
+     * loaded at once (independent loads, five cache lines), so a
+     * descent waits for memory half as often */
+    while (2 * n < m) { /* the children are internal nodes */
+        const size_t g = 4 * n;
+        const int l = (b[2 * n * ws] & bit) != 0;
+        const int g0 = (b[g * ws] & bit) != 0;
+        const int g2 = (b[(g + 2) * ws] & bit) != 0;
+        n = l ? g + !g0 : g + 2 + !g2;
+    }
+    if (n < m) {
         n <<= 1;
         n += !(b[n * ws] & bit);
     }
-    return (int)(n - (size_t)t->m);
+    return (int)(n - m);
 }
 
 /* Listing 5: the leftmost leaf right of leaf k with segment s set, -1 if
@@ -204,63 +256,48 @@ static inline int papc_clv_segtree_find_leftmost_from(
     return -1;
 }
 
-/* FIND-PEER (Sect. 5.4.2): the leftmost leaf other than k with segment s
- * set, -1 if none — find-leftmost from the root, and find-leftmost-from
- * k when that finds k itself, in one pass: the siblings along k's path
- * (just read by first-except, and independent loads) tell which subtree
- * holds the answer — the highest left sibling with s, else the lowest
- * right sibling with s — and Listing 4 descends from it. */
+/* FIND-PEER (Sect. 5.4.2, Listing 7): the leftmost leaf other than k with
+ * segment s set, -1 if none — find-leftmost from the root, and
+ * find-leftmost-from k when that finds k itself.  (A one-pass variant —
+ * read all of k's path siblings, then descend from the right one — ran
+ * 6 % more instructions at P = N = 512 under cachegrind.) */
 static inline int papc_clv_segtree_find_peer(const papc_clv_segtree *t,
                                              int k, int s) {
-    const uint64_t *b = papc_clv_segtree_sword(t, s);
-    const size_t ws = papc_clv_segtree_wstride(t);
-    const uint64_t bit = UINT64_C(1) << (s & 63);
-    size_t left = 0, right = 0;
-    for (size_t n = (size_t)t->m + (size_t)k; n > 1; n >>= 1)
-        if (b[(n ^ 1) * ws] & bit) {
-            if (n & 1) left = n ^ 1;
-            else if (!right) right = n ^ 1;
-        }
-    if (left) return papc_clv_segtree_find_leftmost(t, left, s);
-    if (right) return papc_clv_segtree_find_leftmost(t, right, s);
-    return -1;
+    const int z = papc_clv_segtree_find_leftmost(t, 1, s);
+    return z != k ? z : papc_clv_segtree_find_leftmost_from(t, k, s);
 }
 
-/* Zero chunks c0..c1 of leaf k and fix its ancestors level by level,
- * climbing until no chunk of an ancestor changes; each level narrows
- * c0..c1 to the chunks that did change. */
+/* Zero chunks c0..c1 of leaf k and fix its ancestors, all of those
+ * chunks together level by level (contiguous memory, no branch per
+ * chunk), until a level where none changes. */
 static inline void papc_clv_segtree_clear_leaf_range(papc_clv_segtree *t,
                                                      int k, int c0, int c1) {
     const size_t C = (size_t)t->C;
-    papc_clv_vec *b = t->node;
+    papc_clv_vec *const b = t->node;
     size_t n = (size_t)t->m + (size_t)k;
     for (int c = c0; c <= c1; c++) b[n * C + c] = (papc_clv_vec){0, 0};
-    for (; n > 1 && c0 <= c1; n >>= 1) {
-        const papc_clv_vec *x = b + (n & ~(size_t)1) * C; /* both children */
+    for (; n > 1; n >>= 1) {
+        const papc_clv_vec *x = b + (n & ~(size_t)1) * C;
         papc_clv_vec *up = b + (n >> 1) * C;
-        int lo = c1 + 1, hi = c0 - 1;
-        for (int c = c1; c >= c0; c--) {
-            /* branch-free: store the OR whether or not it changed */
+        papc_clv_vec d = {0, 0};
+        for (int c = c0; c <= c1; c++) {
             const papc_clv_vec v = x[c] | x[C + c];
-            const int changed = papc_clv_vec_any(up[c] ^ v);
+            d |= up[c] ^ v;
             up[c] = v;
-            lo = changed ? c : lo;
-            hi = changed && hi < c0 ? c : hi;
         }
-        c0 = lo;
-        c1 = hi;
+        if (!papc_clv_vec_any(d)) break;
     }
 }
 
-/* Zero chunk c of leaf k and fix its ancestors. */
-static inline void papc_clv_segtree_clear_leaf_chunk(papc_clv_segtree *t,
-                                                     int k, int c) {
-    papc_clv_segtree_clear_leaf_range(t, k, c, c);
-}
-
-/* CLEAR(M, p): zero leaf k and fix its ancestors. */
+/* CLEAR(M, p): zero leaf k and fix its ancestors (only the chunks from
+ * the leaf's first to its last non-zero one). */
 static inline void papc_clv_segtree_clear_leaf(papc_clv_segtree *t, int k) {
-    papc_clv_segtree_clear_leaf_range(t, k, 0, t->C - 1);
+    const papc_clv_vec *x =
+        papc_clv_segtree_col(t, (size_t)t->m + (size_t)k);
+    int c0 = 0, c1 = t->C - 1;
+    while (c0 <= c1 && !papc_clv_vec_any(x[c0])) c0++;
+    while (c1 > c0 && !papc_clv_vec_any(x[c1])) c1--;
+    if (c0 <= c1) papc_clv_segtree_clear_leaf_range(t, k, c0, c1);
 }
 
 /* CLEAR(M, p, s): clear segment s of leaf k and fix the ancestors. */
