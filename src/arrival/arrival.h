@@ -42,6 +42,11 @@ typedef struct papc_arrival {
      * PAPC_ALPHA / PAPC_BETA when no monitor): a message of b bytes takes
      * alpha + b * beta, reducing b bytes takes b * gamma. */
     double alpha, beta, gamma;
+    /* The same model for a round in which every rank sends and receives at
+     * once (two-way exchanges of all pairs; >= alpha, beta): what a round
+     * of a schedule like Clairvoyant's costs.  Equal to alpha, beta when no
+     * monitor. */
+    double alpha_busy, beta_busy;
     int epoch;       /* arrival epoch of the call (-1: no monitor serves
                         this comm); identical on every rank */
     int bg;          /* papc_bg_available(c) */

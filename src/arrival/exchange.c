@@ -301,6 +301,8 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
     a->alpha = 0.8e-6;
     a->beta = 1.3e-10;
     a->gamma = 2.5e-10;
+    a->alpha_busy = a->alpha;
+    a->beta_busy = a->beta;
     a->epoch = -1;
     a->t_enter = t;
     a->need = (int)need;
@@ -327,6 +329,8 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
     a->alpha = papc_mon.alpha;
     a->beta = papc_mon.beta;
     a->gamma = papc_mon.gamma;
+    a->alpha_busy = papc_mon.alpha_busy;
+    a->beta_busy = papc_mon.beta_busy;
     a->bg = 1;
     a->epoch = __atomic_fetch_add(&papc_mon.epoch_next, 1, __ATOMIC_RELAXED);
 

@@ -125,6 +125,8 @@ typedef struct papc_monitor {
     MPI_Comm ctl, dec, data;  /* [ro] */
     int rank, size;           /* [ro] */
     double alpha, beta, gamma;/* [ro] agreed cost model */
+    double alpha_busy, beta_busy; /* [ro] agreed: a round of two-way
+                                     exchanges by every rank (fit_model) */
     int fault;                /* [ro] PAPC_ARRIVAL_FAULT */
     /* foreground */
     int epoch_next;           /* [fg] epoch of the next call on served */

@@ -391,59 +391,110 @@ static int warm_up(MPI_Comm comm, int rank, int size) {
     return rc == MPI_SUCCESS ? MPI_SUCCESS : papc_mpi_error(rc, "warm-up");
 }
 
-/* alpha, beta from a ping-pong of ranks 0 and 1 (minimum of a few
- * repetitions, robust on a loaded machine), gamma from rank 0 summing
- * doubles; broadcast so every rank holds the same model.  The others wait
- * at a barrier first, so the warm-up traffic has ended (a loaded start
- * once fitted alpha = 1 ms instead of 40 us on the emulated cluster).
+enum { FIT_BIG = 1 << 20, FIT_REPS = 8 };
+
+/* Minimum times (seconds) of FIT_REPS exchanges of 8 bytes and of FIT_BIG
+ * bytes with peer: one-way ping-pong halves (both = 0; the rank with
+ * lead = 1 sends first) or both directions at once (both = 1, a
+ * Sendrecv). */
+static void fit_times(MPI_Comm comm, int peer, int lead, int both, char *b,
+                      double tmin[2]) {
+    int lens[2] = {8, FIT_BIG};
+    tmin[0] = tmin[1] = 1e9;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < FIT_REPS; i++) {
+            double t = MPI_Wtime();
+            if (both) {
+                MPI_Sendrecv(b, lens[k], MPI_BYTE, peer, TAG_FIT,
+                             b + FIT_BIG, lens[k], MPI_BYTE, peer, TAG_FIT,
+                             comm, MPI_STATUS_IGNORE);
+            } else if (lead) {
+                MPI_Send(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm);
+                MPI_Recv(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm,
+                         MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm,
+                         MPI_STATUS_IGNORE);
+                MPI_Send(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm);
+            }
+            t = MPI_Wtime() - t;
+            if (!both) t /= 2;
+            if (t < tmin[k]) tmin[k] = t;
+        }
+}
+
+static double fit_slope(const double tmin[2]) {
+    double beta = (tmin[1] - tmin[0]) / (FIT_BIG - 8);
+    return beta > 0 ? beta : 1.3e-10;
+}
+
+/* The agreed cost model, the same on every rank.
+ *  quiet: alpha, beta from a ping-pong of ranks 0 and 1 while the others
+ *    wait (minimum of a few repetitions, robust on a loaded machine);
+ *    gamma from rank 0 summing doubles.  The others wait at a barrier
+ *    first, so the warm-up traffic has ended (a loaded start once fitted
+ *    alpha = 1 ms instead of 40 us on the emulated cluster).
+ *  busy: every rank exchanges with rank ^ 1 in both directions at once
+ *    (the odd one out of an odd P idles), the slowest pair's minimum:
+ *    what a round costs when every process sends and receives, as in the
+ *    Clairvoyant schedule's rounds.  On a full-duplex network with spare
+ *    CPU it equals quiet; where both directions or all pairs share
+ *    something (cores, memory, a software switch) it does not: on the
+ *    emulated 8-host cluster a two-way 1 MiB exchange takes twice the
+ *    one-way time.
  * The long message is 1 MiB: a shaped link's burst allowance (128 KiB on
  * the testbed, a switch buffer on a real one) makes a shorter one look
- * faster than the wire.  PAPC_ALPHA and PAPC_BETA override the
+ * faster than the wire.  PAPC_ALPHA and PAPC_BETA override the quiet
  * measurement. */
 static int fit_model(MPI_Comm comm, int rank, int size) {
-    double m[3] = {0.8e-6, 1.3e-10, 2.5e-10};
-    enum { BIG = 1 << 20, REPS = 8 };
+    double m[5] = {0.8e-6, 1.3e-10, 2.5e-10, 0.8e-6, 1.3e-10};
+    char *b = size > 1 ? calloc(2, FIT_BIG) : NULL;
+    int ok = size == 1 || b != NULL, all_ok = 0;
+    PAPC_CHECK(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
+    if (!all_ok) {
+        free(b);
+        return papc_error(MPI_ERR_NO_MEM, "model fit");
+    }
     PAPC_CHECK(MPI_Barrier(comm));
     if (size > 1 && rank < 2) {
-        char *b = calloc(1, BIG);
-        if (!b) return papc_error(MPI_ERR_NO_MEM, "model fit");
-        double tmin[2] = {1e9, 1e9};
-        int peer = 1 - rank, lens[2] = {8, BIG};
-        for (int k = 0; k < 2; k++)
-            for (int i = 0; i < REPS; i++) {
-                double t = MPI_Wtime();
-                if (rank == 0) {
-                    MPI_Send(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm);
-                    MPI_Recv(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm,
-                             MPI_STATUS_IGNORE);
-                } else {
-                    MPI_Recv(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm,
-                             MPI_STATUS_IGNORE);
-                    MPI_Send(b, lens[k], MPI_BYTE, peer, TAG_FIT, comm);
-                }
-                t = (MPI_Wtime() - t) / 2;
-                if (t < tmin[k]) tmin[k] = t;
-            }
+        double tmin[2];
+        fit_times(comm, 1 - rank, rank == 0, 0, b, tmin);
         if (rank == 0) {
             m[0] = tmin[0];
-            m[1] = (tmin[1] - tmin[0]) / (BIG - 8);
-            if (m[1] <= 0) m[1] = 1.3e-10;
-            double *x = (double *)(void *)b, *y = x + BIG / 16;
+            m[1] = fit_slope(tmin);
+            double *x = (double *)(void *)b, *y = x + FIT_BIG / 16;
             double g = 1e9;
-            for (int i = 0; i < REPS; i++) {
+            for (int i = 0; i < FIT_REPS; i++) {
                 double t = MPI_Wtime();
-                MPI_Reduce_local(x, y, BIG / 16, MPI_DOUBLE, MPI_SUM);
+                MPI_Reduce_local(x, y, FIT_BIG / 16, MPI_DOUBLE, MPI_SUM);
                 t = MPI_Wtime() - t;
                 if (t < g) g = t;
             }
-            m[2] = g / (BIG / 2);
+            m[2] = g / (FIT_BIG / 2);
         }
-        free(b);
     }
     PAPC_CHECK(MPI_Bcast(m, 3, MPI_DOUBLE, 0, comm));
+    double busy[2] = {0, 0};
+    if (size > 1) {
+        PAPC_CHECK(MPI_Barrier(comm));
+        int peer = rank ^ 1;
+        if (peer < size) {
+            double tmin[2];
+            fit_times(comm, peer, 0, 1, b, tmin);
+            busy[0] = tmin[0];
+            busy[1] = fit_slope(tmin);
+        }
+        PAPC_CHECK(MPI_Allreduce(MPI_IN_PLACE, busy, 2, MPI_DOUBLE, MPI_MAX,
+                                 comm));
+        m[3] = busy[0] > m[0] ? busy[0] : m[0];
+        m[4] = busy[1] > m[1] ? busy[1] : m[1];
+    }
+    free(b);
     papc_mon.alpha = env_double("PAPC_ALPHA", m[0]);
     papc_mon.beta = env_double("PAPC_BETA", m[1]);
     papc_mon.gamma = m[2];
+    papc_mon.alpha_busy = m[3];
+    papc_mon.beta_busy = m[4];
     return MPI_SUCCESS;
 }
 

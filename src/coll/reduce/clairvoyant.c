@@ -9,9 +9,12 @@
  * Every rank builds the same schedule (papc_clv_fast, src/clairvoyant/)
  * from the same inputs: the agreed arrival offsets, P, N segments, the
  * root and the round length d = alpha + s (beta + gamma) of the agreed
- * cost model (s = segment bytes).  N: a balanced Clairvoyant reduction
- * takes about N + L rounds (L = ceil(log2 P)), so the model's best N is
- * sqrt(L m (beta + gamma) / alpha) for m bytes (model_segments).  Each
+ * cost model (s = segment bytes) -- its "busy" alpha and beta, measured
+ * with every rank exchanging both ways at once, as in a round (arrival.h;
+ * on the emulated cluster twice the one-way figures).  N: a balanced
+ * Clairvoyant reduction takes about N + L rounds (L = ceil(log2 P)), so
+ * the model's best N is sqrt(L m (beta + gamma) / alpha) for m bytes
+ * (model_segments).  Each
  * rank then runs its own events in schedule order as a dataflow
  * (run_events): a send waits only for the receives of its own segment
  * scheduled before it, receives are posted ahead, nothing waits for a
@@ -71,7 +74,7 @@ static double round_length(const papc_arrival *a, double seg_bytes) {
         double v = strtod(knob, &end);
         if (end != knob && isfinite(v) && v > 0) return v;
     }
-    double d = a->alpha + seg_bytes * (a->beta + a->gamma);
+    double d = a->alpha_busy + seg_bytes * (a->beta_busy + a->gamma);
     if (!isfinite(d) || d <= 0) d = 1e-6; /* any positive length will do */
     return d;
 }
@@ -83,11 +86,10 @@ static double round_length(const papc_arrival *a, double seg_bytes) {
  * wants N small, which this N already keeps to the order of sqrt(m).
  * 0 when the model is unusable. */
 static int model_segments(const papc_arrival *a, double bytes, int P) {
-    double b = a->beta + a->gamma, L = 0;
+    double b = a->beta_busy + a->gamma, al = a->alpha_busy, L = 0;
     for (int p = 1; p < P; p <<= 1) L++;
-    if (!(a->alpha > 0) || !(b > 0) || !isfinite(a->alpha) || !isfinite(b))
-        return 0;
-    double n = sqrt(L * bytes * b / a->alpha);
+    if (!(al > 0) || !(b > 0) || !isfinite(al) || !isfinite(b)) return 0;
+    double n = sqrt(L * bytes * b / al);
     if (!isfinite(n)) return 0;
     if (n < 1) n = 1;
     if (n > PAPC_CLV_MAX_SEGMENTS) n = PAPC_CLV_MAX_SEGMENTS;
