@@ -53,25 +53,48 @@ int papc_clv_inputs_ok(const double *arrival, int P, int N, int root,
 void papc_clv_builder_init(papc_clv_builder *b) {
     b->x = NULL;
     b->n = b->cap = 0;
+    b->count = NULL;
+    b->P = 0;
+    b->last = -1;
 }
 
 void papc_clv_builder_free(papc_clv_builder *b) {
     free(b->x);
+    free(b->count);
     papc_clv_builder_init(b);
+}
+
+int papc_clv_builder_reserve(papc_clv_builder *b, int P, size_t cap) {
+    if (P < 1 || b->n || b->count) return -1;
+    size_t *count = calloc((size_t)P + 1, sizeof *count);
+    papc_clv_xfer *x = realloc(b->x, (cap ? cap : 1) * sizeof *x);
+    if (!count || !x) {
+        free(count);
+        if (x) b->x = x;
+        return -1;
+    }
+    b->x = x;
+    b->cap = cap ? cap : 1;
+    b->count = count;
+    b->P = P;
+    return 0;
+}
+
+int papc_clv_builder_grow(papc_clv_builder *b) {
+    size_t cap = b->cap ? 2 * b->cap : 256;
+    papc_clv_xfer *x = realloc(b->x, cap * sizeof *x);
+    if (!x) return -1;
+    b->x = x;
+    b->cap = cap;
+    return 0;
 }
 
 int papc_clv_builder_add(papc_clv_builder *b, int64_t round, int from,
                          int to, int segment) {
     if (round < 0 || round > INT32_MAX - 1) return -1;
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 256;
-        papc_clv_xfer *x = realloc(b->x, cap * sizeof *x);
-        if (!x) return -1;
-        b->x = x;
-        b->cap = cap;
-    }
-    b->x[b->n++] = (papc_clv_xfer){(int32_t)round, from, to, segment};
-    return 0;
+    if (b->count && (from < 0 || from >= b->P || to < 0 || to >= b->P))
+        return -1;
+    return papc_clv_builder_push(b, (int32_t)round, from, to, segment);
 }
 
 static int event_cmp(const papc_clv_event *a, const papc_clv_event *b) {
@@ -82,54 +105,85 @@ static int event_cmp(const papc_clv_event *a, const papc_clv_event *b) {
     return 0;
 }
 
+/* (round, kind) as one number, ordered as event_cmp orders them. */
+static inline int64_t event_key(const papc_clv_event *a) {
+    return (int64_t)a->round * (INT64_C(1) << 32) +
+           ((int64_t)a->kind + (INT64_C(1) << 31));
+}
+
+/* A process' list while the events are laid out: e[lo .. end), its
+ * largest (round, kind) so far (INT64_MIN: none). */
+typedef struct event_list {
+    size_t lo, end;
+    int64_t last;
+} event_list;
+
+/* Appends v to list l and inserts it in place: one step of insertion
+ * sort.  Done as each event is laid out, it gives exactly the order an
+ * insertion sort of the whole list would (the same steps in the same
+ * order).  The generators add transfers round by round, so v mostly
+ * belongs last: the common case is one comparison with l's largest key,
+ * kept in l (no read of the events, which go out to megabytes of fresh
+ * memory). */
+static inline void place_event(papc_clv_event *e, event_list *l,
+                               papc_clv_event v) {
+    const int64_t key = event_key(&v);
+    size_t j = l->end++;
+    if (key > l->last) {
+        e[j] = v;
+        l->last = key;
+        return;
+    }
+    while (j > l->lo && event_cmp(&e[j - 1], &v) > 0) {
+        e[j] = e[j - 1];
+        j--;
+    }
+    e[j] = v;
+}
+
 int papc_clv_builder_finish(const papc_clv_builder *b, int P, int N,
                             int root, papc_clv_schedule *out) {
     memset(out, 0, sizeof *out);
     out->P = P;
     out->N = N;
     out->root = root;
-    out->first = calloc((size_t)P + 1, sizeof *out->first);
+    out->first = malloc(((size_t)P + 1) * sizeof *out->first);
     out->nevents = 2 * b->n;
     out->events = malloc((out->nevents ? out->nevents : 1) *
                          sizeof *out->events);
-    size_t *fill = malloc(((size_t)P + 1) * sizeof *fill);
-    if (!out->first || !out->events || !fill) {
-        free(fill);
+    event_list *list = malloc(((size_t)P + 1) * sizeof *list);
+    if (!out->first || !out->events || !list) {
+        free(list);
         papc_clv_free(out);
         return -1;
     }
-    int32_t last = -1;
-    for (size_t t = 0; t < b->n; t++) {
-        out->first[b->x[t].from + 1]++;
-        out->first[b->x[t].to + 1]++;
-        if (b->x[t].round > last) last = b->x[t].round;
-    }
-    for (int p = 0; p < P; p++) out->first[p + 1] += out->first[p];
-    memcpy(fill, out->first, ((size_t)P + 1) * sizeof *fill);
-    for (size_t t = 0; t < b->n; t++) {
-        const papc_clv_xfer *x = &b->x[t];
-        out->events[fill[x->from]++] =
-            (papc_clv_event){x->round, x->to, x->segment, PAPC_CLV_SEND};
-        out->events[fill[x->to]++] =
-            (papc_clv_event){x->round, x->from, x->segment, PAPC_CLV_RECV};
-    }
-    free(fill);
-    /* Per process: sort by (round, kind); insertion sort, the generators
-     * add transfers round by round so the lists are nearly sorted. */
-    for (int p = 0; p < P; p++) {
-        papc_clv_event *e = out->events + out->first[p];
-        size_t n = out->first[p + 1] - out->first[p];
-        for (size_t i = 1; i < n; i++) {
-            papc_clv_event v = e[i];
-            size_t j = i;
-            while (j > 0 && event_cmp(&e[j - 1], &v) > 0) {
-                e[j] = e[j - 1];
-                j--;
-            }
-            e[j] = v;
+    /* events per process: kept by add when reserved, else counted */
+    if (b->count && b->P == P) {
+        memcpy(out->first, b->count, ((size_t)P + 1) * sizeof *out->first);
+    } else {
+        memset(out->first, 0, ((size_t)P + 1) * sizeof *out->first);
+        for (size_t t = 0; t < b->n; t++) {
+            out->first[b->x[t].from + 1]++;
+            out->first[b->x[t].to + 1]++;
         }
     }
-    out->rounds = last + 1;
+    out->first[0] = 0;
+    for (int p = 0; p < P; p++) out->first[p + 1] += out->first[p];
+    for (int p = 0; p < P; p++)
+        list[p] = (event_list){out->first[p], out->first[p], INT64_MIN};
+    /* per process sorted by (round, kind) as laid out (place_event) */
+    papc_clv_event *const e = out->events;
+    for (size_t t = 0; t < b->n; t++) {
+        const papc_clv_xfer x = b->x[t];
+        place_event(e, &list[x.from],
+                    (papc_clv_event){x.round, x.to, x.segment,
+                                     PAPC_CLV_SEND});
+        place_event(e, &list[x.to],
+                    (papc_clv_event){x.round, x.from, x.segment,
+                                     PAPC_CLV_RECV});
+    }
+    free(list);
+    out->rounds = b->last + 1;
     return 0;
 }
 

@@ -92,11 +92,35 @@ typedef struct papc_clv_xfer {
 typedef struct papc_clv_builder {
     papc_clv_xfer *x;
     size_t n, cap;
+    size_t *count; /* NULL, or P + 1 counters kept by add/push:
+                      count[p + 1] = p's events so far (reserve) */
+    int P;         /* processes count covers */
+    int32_t last;  /* the latest round added, -1 before any */
 } papc_clv_builder;
 
 void papc_clv_builder_init(papc_clv_builder *b);
-/* Appends one transfer (from SENDS segment to `to` in round).  0 or -1
- * (no memory). */
+/* Room for cap transfers among P processes, and per-process event
+ * counts kept as transfers are added, so finish() need not count them in
+ * a pass of its own.  0 or -1 (no memory; the builder is unchanged). */
+int papc_clv_builder_reserve(papc_clv_builder *b, int P, size_t cap);
+/* Doubles the room (at least 256 transfers).  0 or -1 (no memory). */
+int papc_clv_builder_grow(papc_clv_builder *b);
+/* Appends one transfer (from SENDS segment to `to` in round): the
+ * inline fast path for a generator that checked 0 <= round < INT32_MAX
+ * and 0 <= from, to < P (the P of reserve) itself.  0 or -1 (no memory). */
+static inline int papc_clv_builder_push(papc_clv_builder *b, int32_t round,
+                                        int from, int to, int segment) {
+    if (b->n == b->cap && papc_clv_builder_grow(b) != 0) return -1;
+    b->x[b->n++] = (papc_clv_xfer){round, from, to, segment};
+    if (b->count) {
+        b->count[from + 1]++;
+        b->count[to + 1]++;
+    }
+    if (round > b->last) b->last = round;
+    return 0;
+}
+/* The same with the round checked (and from, to within the P of reserve
+ * if it was called).  0 or -1 (round out of range, no memory). */
 int papc_clv_builder_add(papc_clv_builder *b, int64_t round, int from,
                          int to, int segment);
 /* Lays the transfers out into *out (see 3. above).  0 or -1 (no memory;
