@@ -42,7 +42,7 @@ timeout 300 "${launcher[@]}" "$bindir/papc-demo"
 # -h tells how to run longer ones.
 mkdir -p "$results"
 echo
-echo "== imbalance absorbed: papc-bench sweep on $np ranks (about 4 minutes)"
+echo "== imbalance absorbed: papc-bench sweep on $np ranks (about 3 minutes)"
 timeout 900 "${launcher[@]}" "$bindir/papc-bench" -c gather,scatter,reduce,allreduce \
   -m 256Ki,2Mi -d 0,10,50 --mode both -i 8 -x 1 --compute 50 \
   --csv "$results/bench.csv" --json "$results/bench.json" \
