@@ -17,9 +17,9 @@ fi
 build=$(cd "$bindir/.." && pwd)
 mkdir -p "$results"
 results=$(cd "$results" && pwd)
-echo "== imbalance absorbed on the emulated 8-host 1 Gbit/s cluster (about 10 minutes)"
+echo "== imbalance absorbed on the emulated 8-host 1 Gbit/s cluster (about 14 minutes)"
 "$here/testbed/run" -n 8 --build "$build" -- papc-bench \
-  -c gather,scatter,allreduce -m 256Ki,2Mi -d 0,10,50 --mode both \
+  -c gather,scatter,reduce,allreduce -m 256Ki,2Mi -d 0,10,50 --mode both \
   -i ${PAPC_DEMO_ITERATIONS:-10} -x 1 \
   --csv "$results/bench.csv" --json "$results/bench.json" \
   | tee "$results/bench.txt"

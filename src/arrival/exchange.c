@@ -100,8 +100,8 @@ void papc_arr_form(int epoch, int *order, double *offset, int *known) {
         t[r] = isnan(p) ? INFINITY
              : p >= now ? p
              : from_progress ? now : INFINITY;
-        arr_slot *w = isfinite(t[r]) ? papc_arr_slot(r, epoch, 1) : s;
-        if (w) w->decided = isfinite(t[r]) ? t[r] : NAN;
+        if (isfinite(t[r])) s = papc_arr_slot(r, epoch, 1);
+        if (s) s->decided = isfinite(t[r]) ? t[r] : NAN;
     }
     *known = papc_order_from_times(n, t, order);
     papc_order_offsets(n, t, offset);

@@ -61,6 +61,7 @@
 #include "clairvoyant.h"
 #include "clairvoyant/schedule.h"
 #include "topo/prr.h"
+#include "topo/topo.h"
 
 /* More segments than this only slow the schedule down (its generation
  * grows with N^2 P / 128) and add start-ups. */
@@ -86,8 +87,8 @@ static double round_length(const papc_arrival *a, double seg_bytes) {
  * wants N small, which this N already keeps to the order of sqrt(m).
  * 0 when the model is unusable. */
 static int model_segments(const papc_arrival *a, double bytes, int P) {
-    double b = a->beta_busy + a->gamma, al = a->alpha_busy, L = 0;
-    for (int p = 1; p < P; p <<= 1) L++;
+    double b = a->beta_busy + a->gamma, al = a->alpha_busy;
+    double L = papc_ceil_log2(P);
     if (!(al > 0) || !(b > 0) || !isfinite(al) || !isfinite(b)) return 0;
     double n = sqrt(L * bytes * b / al);
     if (!isfinite(n)) return 0;
@@ -100,14 +101,8 @@ static int model_segments(const papc_arrival *a, double bytes, int P) {
  * PAPC_SEGSIZE when the user set it, else the model's N. */
 static int segment_elems(const papc_call *c, const papc_arrival *a,
                          int count) {
-    int N = 0;
-    const char *knob = getenv("PAPC_CLV_SEGMENTS");
-    if (knob && *knob) {
-        char *end;
-        long v = strtol(knob, &end, 10);
-        if (end != knob && !*end && v >= 1 && v <= PAPC_CLV_MAX_SEGMENTS)
-            N = (int)v;
-    }
+    size_t knob = papc_env_size("PAPC_CLV_SEGMENTS", 0);
+    int N = knob <= PAPC_CLV_MAX_SEGMENTS ? (int)knob : 0;
     if (!N && !getenv("PAPC_SEGSIZE"))
         N = model_segments(a, (double)count * papc_type_size(c->sendtype),
                            c->size);
@@ -135,8 +130,7 @@ static int arrival_vector(const papc_call *c, const papc_arrival *a,
      * pairs them with it.  So it is planned after the known ranks' own
      * reduction: latest known + (N + ceil(log2 P) + 1) rounds. */
     double latest = -INFINITY;
-    int L = 0;
-    for (int p = 1; p < P; p <<= 1) L++;
+    int L = papc_ceil_log2(P);
     for (int i = 0; i < P; i++)
         if (isfinite(arrival[i]) && arrival[i] > latest) latest = arrival[i];
     for (int i = 0; i < P; i++)
