@@ -136,7 +136,8 @@ tb_leftovers() {
 }
 
 # tb_stats PREFIX N — one line per link direction: bytes, packets, drops,
-# overlimits of its tbf (printed by testbed/run -v before teardown).
+# overlimits of its tbf, and per host its TCP retransmission counters
+# (printed by testbed/run -v before teardown).
 tb_stats() {
     local p=$1 n=$2 i
     [ -e "/var/run/netns/$p-sw" ] || return 0
@@ -146,5 +147,9 @@ tb_stats() {
             awk '/tbf/{t=1} t && /Sent/{print $2" B "$4" pkt dropped "$7" overlimits "$9; exit}')" >&2
         printf 'testbed: host %d   in: %s\n' "$i" "$(ip netns exec "$p-sw" tc -s qdisc show dev "h$i" |
             awk '/tbf/{t=1} t && /Sent/{print $2" B "$4" pkt dropped "$7" overlimits "$9; exit}')" >&2
+        # TCP's own view: a retransmission timeout stalls a connection for
+        # at least 200 ms (doubling on each repeat), a SYN retry for 1 s.
+        printf 'testbed: host %d  tcp: %s\n' "$i" "$(ip netns exec "$p-$i" nstat -az 2>/dev/null |
+            awk '$1 ~ /^(TcpRetransSegs|TcpExtTCPTimeouts|TcpExtTCPLostRetransmit|TcpExtTCPSynRetrans|TcpExtTCPFastRetrans|TcpExtListenDrops)$/ {printf "%s=%s ", $1, $2}')" >&2
     done
 }

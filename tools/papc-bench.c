@@ -93,7 +93,7 @@ typedef struct options {
     int root;
     unsigned long long seed;
     const char *baseline;
-    const char *csv, *json;
+    const char *csv, *json, *trace;
     int no_monitor, no_progress, quiet;
     double alpha, beta; /* < 0: fit */
 } options;
@@ -113,6 +113,7 @@ static const char *g_fit = "";
 static double skew_sum, skew_max;
 static long skew_n;
 static int one_host;
+static FILE *g_trace; /* --trace, rank 0 */
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -229,6 +230,8 @@ static void usage(void) {
 "      --baseline NAME    compared against in the tables (default native)\n"
 "      --alpha S --beta S_PER_BYTE   model of the ideal bound (default: fit\n"
 "                         by a ping-pong of ranks 0 and 1)\n"
+"      --trace FILE       every iteration's arrival and finish per rank\n"
+"                         (CSV: where a slow iteration spent its time)\n"
 "      --csv FILE, --json FILE       one row per (coll, algorithm, size,\n"
 "                         mode, delay) with a header of machine, MPI, command\n"
 "  -q, --quiet            no progress lines on stderr\n"
@@ -299,7 +302,7 @@ static void parse_options(int argc, char **argv, options *o) {
             "-c", "--coll", "-a", "--algorithms", "-m", "--sizes", "-d",
             "--delays", "--mode", "-i", "--iterations", "-x", "--warmup",
             "--compute", "--progress", "-r", "--root", "--seed", "--baseline",
-            "--alpha", "--beta", "--csv", "--json", NULL};
+            "--alpha", "--beta", "--csv", "--json", "--trace", NULL};
         int known = 0;
         for (int k = 0; valued[k]; k++) known |= !strcmp(a, valued[k]);
         if (!known) die_usage("unknown option '%s'", a);
@@ -357,6 +360,7 @@ static void parse_options(int argc, char **argv, options *o) {
             bad = papc_cli_double(v, &o->beta) || o->beta < 0;
         else if (!strcmp(a, "--csv")) o->csv = v;
         else if (!strcmp(a, "--json")) o->json = v;
+        else if (!strcmp(a, "--trace")) o->trace = v;
         else die_usage("unknown option '%s'", a);
         if (bad) die_usage("bad value for %s", a);
         i++;
@@ -682,6 +686,19 @@ static double my_delay(int mode, double max_ms, const options *o, int it) {
 
 typedef struct rec { double a, f, bad, mono; } rec_t;
 
+/* One --trace row per rank of a measured iteration: arrival and finish in
+ * ms after the first arrival, so a slow iteration shows who was late and
+ * who finished late. */
+static void trace_iteration(papc_collective c, const alg_t *a, int count,
+                            int mode, double max_ms, int iter,
+                            const rec_t *all, double lo) {
+    for (int p = 0; p < nprocs; p++)
+        fprintf(g_trace, "%s,%s,%d,%s,%g,%d,%d,%.3f,%.3f\n",
+                papc_collective_name(c), a->name, count,
+                mode == MODE_ONE ? "one-late" : "rand-late", max_ms, iter, p,
+                (all[p].a - lo) * 1e3, (all[p].f - lo) * 1e3);
+}
+
 /* Runs one (coll, size, mode, delay) for all algorithms; fills rows[a]. */
 static void run_config(const options *o, papc_collective c, const alg_t *algs,
                        int nalgs, bufs_t *b, int mode, double max_ms,
@@ -752,6 +769,8 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
                 arr[p] = all[p].a;
             }
             if (it < o->warmup) continue;
+            if (g_trace) trace_iteration(c, a, b->count, mode, max_ms,
+                                         it - o->warmup, all, lo);
             errors[ai] += anybad;
             int j = ai * iters + (it - o->warmup);
             r[j] = hi - lo;
@@ -1053,6 +1072,11 @@ int main(int argc, char **argv) {
             csv = open_out(o.csv);
             csv_header(csv);
         }
+        if (o.trace) {
+            g_trace = open_out(o.trace);
+            fprintf(g_trace, "coll,algorithm,count,mode,max_delay_ms,"
+                             "iteration,rank,arrive_ms,finish_ms\n");
+        }
         printf("# " PROG ": %s; P = %d, root %d; compute %g ms, progress "
                "%s, monitor %s; %d iterations (+%d warm-up), seed %llu\n",
                meta_get("command"), nprocs, o.root, o.compute_ms,
@@ -1150,6 +1174,7 @@ int main(int argc, char **argv) {
             fprintf(csv, "# barrier_exit_skew_ms: %s\n", skew);
             fclose(csv);
         }
+        if (g_trace) fclose(g_trace);
         if (o.json) {
             FILE *f = open_out(o.json);
             fprintf(f, "{\n  \"meta\": {");

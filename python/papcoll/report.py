@@ -4,6 +4,8 @@
                       [--no-errorbars] [--dpi N] [--markdown FILE] [--no-plots]
     papc-report bench RESULTS.csv [MORE.csv ...] -o OUTDIR [--baseline NAME]
                       (papc-bench's CSV; the code is bench_report.py)
+    papc-report stalls TRACE.csv [--top N] [--limit X]
+                      (papc-bench --trace; the code is trace_report.py)
 
 One subcommand per tool.  Each is a `Report` in REPORTS below: a name, a
 help line, a function that adds its arguments to its argparse subparser and
@@ -507,12 +509,20 @@ def _bench():
     return bench_report
 
 
+def _trace():
+    from . import trace_report
+    return trace_report
+
+
 REPORTS = (
     Report("guide", "figures of papc-guide's CSV (irregular gather/scatter "
            "performance guidelines, issue 6)", add_guide_arguments, run_guide),
     Report("bench", "figures and tables of papc-bench's CSV(s): run time and "
            "average elapsed time against delay, size and P (issue 4)",
            lambda p: _bench().add_arguments(p), lambda a: _bench().run(a)),
+    Report("stalls", "the worst iterations of a papc-bench --trace file, "
+           "against the native call's worst (issue 11)",
+           lambda p: _trace().add_arguments(p), lambda a: _trace().run(a)),
 )
 
 
