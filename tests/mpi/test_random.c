@@ -45,6 +45,8 @@
  *   --native=0|1     compare with the native collective (default 1; 0 in
  *                    the arrival mode)
  *   --verbose        rank 0 prints every round
+ *   --keep-going     report a failing round and go on (the exit status is
+ *                    still 1); the default stops the job at the first one
  * A failure prints what differs and the one command that replays it.
  *
  * Open MPI 4.1 bug worked around: MPI_Allreduce with a user op and a
@@ -79,10 +81,10 @@
 static struct {
     uint64_t seed;
     int rounds, round; /* round >= 0: that round only */
-    int arrival, max_sleep_ms, native, watchdog, verbose;
+    int arrival, max_sleep_ms, native, watchdog, verbose, keep_going;
     const char *fault;
     char algs[512];
-} opt = {1, 200, -1, 0, 20, -1, 20, 0, NULL, ""};
+} opt = {1, 200, -1, 0, 20, -1, 20, 0, 0, NULL, ""};
 
 static int wrank, wsize;
 static char exe[1024];
@@ -574,11 +576,16 @@ static void note(rnd *R, const char *fmt, ...) {
     va_end(ap);
 }
 
+static int failed_round = -1, failed_rounds;
+
 static void fail(const rnd *R, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void fail(const rnd *R, const char *fmt, ...) {
     char msg[1024], cmd[1400];
     va_list ap;
+    if (failed_round == R->round) return; /* one report per round and rank */
+    failed_round = R->round;
+    failed_rounds++;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
@@ -589,6 +596,7 @@ static void fail(const rnd *R, const char *fmt, ...) {
             (unsigned long long)opt.seed, R->round, wrank, R->rank, R->size,
             comm_names[R->commi], msg, R->desc, cmd);
     fflush(stderr);
+    if (opt.keep_going) return;
     sleep(1); /* let the other ranks' reports out */
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
@@ -753,10 +761,6 @@ static void run_rooted(rnd *R, rng *sh, rng *own) {
                     : papc_scatterv(B(&aP), cnt, dsp, rty, inpl ? inpl : B(&mP), mcount, mt->h, root, R->comm);
     }
     check_rc(R, rc);
-    at("check");
-    check(R, gather ? "send buffer (must be untouched)" : "receive buffer", &mP, &mE);
-    check(R, isroot ? (gather ? "root's receive buffer" : "root's send buffer (must be untouched)")
-                    : "buffer significant only at the root (must be untouched)", &aP, &aE);
     if (R->native) {
         at("native call");
         switch (R->coll) {
@@ -769,6 +773,10 @@ static void run_rooted(rnd *R, rng *sh, rng *own) {
         if (gather && isroot) check(R, "NATIVE MPI's root receive buffer against the reference", &aN, &aE);
         if (!gather) check(R, "NATIVE MPI's receive buffer against the reference", &mN, &mE);
     }
+    at("check");
+    check(R, gather ? "send buffer (must be untouched)" : "receive buffer", &mP, &mE);
+    check(R, isroot ? (gather ? "root's receive buffer" : "root's send buffer (must be untouched)")
+                    : "buffer significant only at the root (must be untouched)", &aP, &aE);
     tbuf *all[] = {&mb, &ab, &mE, &aE, &mP, &aP, &mN, &aN};
     for (int i = 0; i < 8; i++) free(all[i]->mem);
     free(units); free(cnt); free(dsp);
@@ -789,14 +797,14 @@ static void run_bcast(rnd *R, rng *sh, rng *own) {
     int rc = R->alg ? papc_bcast_alg(B(&P), count, t->h, R->root, R->comm, R->alg)
                     : papc_bcast(B(&P), count, t->h, R->root, R->comm);
     check_rc(R, rc);
-    at("check");
-    check(R, R->rank == R->root ? "root's buffer (must be untouched)" : "buffer", &P, &E);
     if (R->native) {
         at("native call");
         MPI_Bcast(B(&N), count, t->h, R->root, R->comm);
         at("check native");
         check(R, "NATIVE MPI's buffer against the reference", &N, &E);
     }
+    at("check");
+    check(R, R->rank == R->root ? "root's buffer (must be untouched)" : "buffer", &P, &E);
     free(b.mem); free(E.mem); free(P.mem); free(N.mem);
 }
 
@@ -901,12 +909,7 @@ static void run_reduce(rnd *R, rng *sh) {
                  : (R->alg ? papc_reduce_alg(sb, B(&rP), count, t->h, op, R->root, R->comm, R->alg)
                            : papc_reduce(sb, B(&rP), count, t->h, op, R->root, R->comm));
     check_rc(R, rc);
-    at("check");
-    if (atomic_load(&op_unknown_type))
-        fail(R, "papcoll called the user op with a datatype that is not the "
-             "call's");
-    check(R, "send buffer (must be untouched)", &sP, &sE);
-    check(R, isroot ? "receive buffer" : "receive buffer of a non-root (must be untouched)", &rP, &rE);
+    int unknown = atomic_load(&op_unknown_type);
     if (R->native) {
         at("native call");
         const void *sn = R->inplace && isroot ? MPI_IN_PLACE : (void *)B(&sN);
@@ -915,6 +918,12 @@ static void run_reduce(rnd *R, rng *sh) {
         at("check native");
         if (isroot) check(R, "NATIVE MPI's result against the reference", &rN, &rE);
     }
+    at("check");
+    if (unknown)
+        fail(R, "papcoll called the user op with a datatype that is not the "
+             "call's");
+    check(R, "send buffer (must be untouched)", &sP, &sE);
+    check(R, isroot ? "receive buffer" : "receive buffer of a non-root (must be untouched)", &rP, &rE);
     tbuf *bs[] = {&s, &r, &sE, &rE, &sP, &rP, &sN, &rN};
     for (int i = 0; i < 8; i++) free(bs[i]->mem);
     free(acc); free(x); free(bytes);
@@ -1065,6 +1074,7 @@ int main(int argc, char **argv) {
         else if (!strncmp(a, "--watchdog=", 11)) opt.watchdog = atoi(v);
         else if (!strncmp(a, "--native=", 9)) opt.native = atoi(v);
         else if (!strcmp(a, "--verbose")) opt.verbose = 1;
+        else if (!strcmp(a, "--keep-going")) opt.keep_going = 1;
         else { fprintf(stderr, "test_random: unknown option %s (see the top of test_random.c)\n", a); return 2; }
     }
     if (opt.native < 0) opt.native = !opt.arrival;
@@ -1074,7 +1084,7 @@ int main(int argc, char **argv) {
     setenv("PAPC_SEGSIZE", "8192", 1); /* exists from the start: changed per round */
 
     int provided;
-    MPI_Init_thread(&argc, &argv, opt.arrival ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     signal(SIGSEGV, on_crash);
@@ -1114,16 +1124,19 @@ int main(int argc, char **argv) {
         at("papc_monitor_finalize");
         papc_monitor_finalize();
     }
+    int bad = 0;
+    MPI_Allreduce(&failed_rounds, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (wrank == 0)
-        printf("test_random: seed %llu rounds %d..%d at P=%d%s%s%s: all passed "
+        printf("test_random: seed %llu rounds %d..%d at P=%d%s%s%s: %s "
                "(%.1f s)\n", (unsigned long long)opt.seed, first, last, wsize,
                opt.arrival ? " arrival mode" : "", opt.fault ? " fault=" : "",
-               opt.fault ? opt.fault : "", (now_ms() - t0) / 1000.0);
+               opt.fault ? opt.fault : "", bad ? "FAILED" : "all passed",
+               (now_ms() - t0) / 1000.0);
     for (int i = 0; i < 3; i++) MPI_Op_free(&user_ops[i]);
     for (int i = 1; i < 4; i++) MPI_Comm_free(&comms[i]);
     at("MPI_Finalize");
     MPI_Finalize();
     atomic_store(&where.done, 1);
     pthread_join(wd, NULL);
-    return 0;
+    return bad ? 1 : 0;
 }
