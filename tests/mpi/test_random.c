@@ -46,6 +46,8 @@
  *                    the arrival mode)
  *   --verbose        rank 0 prints every round (--verbose=2: every rank,
  *                    with its own datatypes)
+ *   --types=simple   every rank the same dense, in-order datatype of the
+ *                    round's unit (isolates hangs from layout bugs)
  *   --keep-going     report a failing round and go on (the exit status is
  *                    still 1); the default stops the job at the first one
  * A failure prints what differs and the one command that replays it.
@@ -85,10 +87,10 @@
 static struct {
     uint64_t seed;
     int rounds, round; /* round >= 0: that round only */
-    int arrival, max_sleep_ms, native, watchdog, verbose, keep_going;
+    int arrival, max_sleep_ms, native, watchdog, verbose, keep_going, simple;
     const char *fault;
     char algs[512];
-} opt = {1, 200, -1, 0, 20, -1, 20, 0, 0, NULL, ""};
+} opt = {1, 200, -1, 0, 20, -1, 20, 0, 0, 0, NULL, ""};
 
 static int wrank, wsize;
 static char exe[1024];
@@ -107,6 +109,7 @@ static void replay_cmd(char *buf, size_t len, int round, int upto) {
         n += snprintf(buf + n, len - n, " --arrival --max-sleep=%d",
                       opt.max_sleep_ms);
     if (opt.fault) n += snprintf(buf + n, len - n, " --fault=%s", opt.fault);
+    if (opt.simple) n += snprintf(buf + n, len - n, " --types=simple");
     if (opt.algs[0]) n += snprintf(buf + n, len - n, " --algs=%s", opt.algs);
     if (opt.native != (opt.arrival ? 0 : 1))
         n += snprintf(buf + n, len - n, " --native=%d", opt.native);
@@ -393,7 +396,7 @@ static ttype *unit(rng *g, int kind) {
     switch (kind) {
     case K_SCHAR: {
         ttype *c = t_named(MPI_SIGNED_CHAR, 1, "schar");
-        switch (rint_(g, 4)) {
+        switch ((opt.simple ? 0 : rint_(g, 4))) {
         case 0: return c;
         case 1: return t_resized(c, 0, 2);   /* a gap after each */
         case 2: return t_resized(c, -1, 3);  /* negative lower bound */
@@ -402,7 +405,7 @@ static ttype *unit(rng *g, int kind) {
     }
     case K_INT: {
         ttype *c = t_named(MPI_INT, 4, "int");
-        switch (rint_(g, 4)) {
+        switch ((opt.simple ? 0 : rint_(g, 4))) {
         case 0: return c;
         case 1: return t_resized(c, 0, 8);
         case 2: return t_resized(c, -4, 12);
@@ -413,7 +416,7 @@ static ttype *unit(rng *g, int kind) {
         B = t_named(MPI_BYTE, 1, "byte");
         S = t_named(MPI_UNSIGNED_SHORT, 2, "ushort");
         ts[0] = B; ts[1] = S; ts[2] = B;
-        switch (rint_(g, 4)) {
+        switch ((opt.simple ? 0 : rint_(g, 4))) {
         case 0: d[0] = 0; d[1] = 1; d[2] = 3; return t_struct(3, bl, d, ts, 1);
         case 1: d[0] = 1; d[1] = 2; d[2] = 0; return t_struct(3, bl, d, ts, 1);
         case 2: d[0] = 2; d[1] = 0; d[2] = 3; return t_struct(3, bl, d, ts, 1);
@@ -425,7 +428,7 @@ static ttype *unit(rng *g, int kind) {
         I = t_named(MPI_INT, 4, "int");
         S = t_named(MPI_SHORT, 2, "short");
         ts[0] = I; ts[1] = S;
-        switch (rint_(g, 4)) {
+        switch ((opt.simple ? 0 : rint_(g, 4))) {
         case 0: d[0] = 0; d[1] = 4; return t_struct(2, bl, d, ts, 1);
         case 1:
             d[0] = 2; d[1] = 0;
@@ -438,7 +441,7 @@ static ttype *unit(rng *g, int kind) {
     case K_I2:
         I = t_named(MPI_INT, 4, "int");
         ts[0] = I; ts[1] = I;
-        switch (rint_(g, 5)) {
+        switch ((opt.simple ? 0 : rint_(g, 5))) {
         case 0: return t_contig(2, I);
         case 1: d[0] = 4; d[1] = 0; return t_struct(2, bl, d, ts, 1);
         case 2: d[0] = 0; d[1] = 8; return t_struct(2, bl, d, ts, 1);
@@ -459,7 +462,7 @@ static const int contig_m[] = {2, 3, 4, 6, 17};
 static ttype *draw_type(rng *g, int kind, int recv, int mdiv, int mexact) {
     for (int attempt = 0; attempt < 200; attempt++) {
         int L = rint_(g, 8), m, a = 0, b = 0, c = 0;
-        if (kind == K_U) L = 0;
+        if (kind == K_U || opt.simple) L = 0;
         switch (L) {
         case 0: m = 1; break;
         case 1: m = contig_m[rint_(g, 5)]; break;
@@ -1110,6 +1113,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--verbose")) opt.verbose = 1;
         else if (!strcmp(a, "--verbose=2")) opt.verbose = 2;
         else if (!strcmp(a, "--keep-going")) opt.keep_going = 1;
+        else if (!strcmp(a, "--types=simple")) opt.simple = 1;
         else { fprintf(stderr, "test_random: unknown option %s (see the top of test_random.c)\n", a); return 2; }
     }
     if (opt.native < 0) opt.native = !opt.arrival;
