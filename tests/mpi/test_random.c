@@ -149,13 +149,15 @@ static void *watchdog(void *arg) {
         replay_cmd(cmd, sizeof cmd, r, 0);
         replay_cmd(cmd2, sizeof cmd2, r, 1);
         fprintf(stderr,
-                "[test_random] WATCHDOG rank %d: no progress for %.1f s in "
-                "round %d: %s %s on %s (size %d, root %d), step '%s'\n"
-                "  replay the round: %s\n  replay the run up to it: %s\n",
+                "[test_random] WATCHDOG world rank %d: no progress for %.1f s "
+                "in round %d: %s %s on %s (size %d, root %d), step '%s'\n",
                 wrank, t / 1000.0, r, atomic_load(&where.coll),
                 atomic_load(&where.alg), atomic_load(&where.comm),
                 atomic_load(&where.csize), atomic_load(&where.root),
-                atomic_load(&where.step), cmd, cmd2);
+                atomic_load(&where.step));
+        if (wrank == 0)
+            fprintf(stderr, "[test_random] replay the run up to round %d: "
+                    "%s\n  (that round alone: %s)\n", r, cmd2, cmd);
         fflush(stderr);
         sleep(5); /* the other ranks' watchdogs report too */
         _exit(3);
