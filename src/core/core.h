@@ -129,6 +129,11 @@ static inline char *papc_elem(const void *buf, MPI_Datatype t, MPI_Aint index) {
 }
 MPI_Aint papc_extent(MPI_Datatype t);
 size_t papc_type_size(MPI_Datatype t);
+/* 1 when count elements of t are count * size(t) bytes at the buffer's
+ * address in typemap order (memcpy may stand for pack/unpack): the
+ * typemap runs in memory order without gaps from displacement 0 and the
+ * extent is the size.  Cached on derived types. */
+int papc_type_contiguous(MPI_Datatype t);
 /* Copies scount of stype at src into rcount of rtype at dst (matching
  * signatures, as a send/receive pair would). */
 int papc_copy(const void *src, int scount, MPI_Datatype stype, void *dst,
