@@ -1,5 +1,7 @@
-/* dtype.c — temporaries sized by true extent, copies between datatypes,
- * segmentation of a count into pieces of about a segment size. */
+/* dtype.c — temporaries sized by true extent, contiguity, copies between
+ * datatypes, packed byte views, segmentation of a count into pieces of
+ * about a segment size. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core.h"
@@ -263,6 +265,67 @@ int papc_copy(const void *src, int scount, MPI_Datatype stype, void *dst,
     free(tmp);
     if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "papc_copy");
     return MPI_SUCCESS;
+}
+
+/* ---- packed byte views -------------------------------------------------
+ * Ranks may describe the same bytes with different datatypes (one
+ * signature, other element sizes or layouts), so whatever is cut into
+ * segments or halves across ranks is cut in bytes of the packed stream. */
+
+int papc_bytes_init(papc_bytes *b, void *buf, int count, MPI_Datatype t) {
+    b->buf = buf;
+    b->count = count > 0 ? count : 0;
+    b->t = t;
+    b->len = (size_t)b->count * papc_type_size(t);
+    b->staged = b->len > 0 && !papc_type_contiguous(t);
+    b->ptr = buf;
+    if (b->staged) {
+        b->ptr = malloc(b->len);
+        if (!b->ptr) {
+            b->staged = 0;
+            return papc_error(MPI_ERR_NO_MEM, "cannot stage %zu bytes",
+                              b->len);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* MPI_Pack and MPI_Unpack take int sizes: elements go in chunks of at
+ * most INT_MAX bytes, each chunk packing to exactly its signature's bytes
+ * (a homogeneous run; anything else is reported, never sent). */
+static int move_packed(papc_bytes *b, int unpack) {
+    size_t sz = papc_type_size(b->t);
+    int per = (int)(INT_MAX / sz);
+    for (int i = 0; i < b->count; i += per) {
+        int n = b->count - i < per ? b->count - i : per, pos = 0, rc;
+        char *user = papc_elem(b->buf, b->t, i);
+        char *bytes = b->ptr + (size_t)i * sz;
+        int nbytes = (int)((size_t)n * sz);
+        rc = unpack ? MPI_Unpack(bytes, nbytes, &pos, user, n, b->t,
+                                 MPI_COMM_SELF)
+                    : MPI_Pack(user, n, b->t, bytes, nbytes, &pos,
+                               MPI_COMM_SELF);
+        if (rc != MPI_SUCCESS)
+            return papc_mpi_error(rc, unpack ? "MPI_Unpack" : "MPI_Pack");
+        if (pos != nbytes)
+            return papc_error(MPI_ERR_INTERN, "%d elements packed to %d "
+                              "bytes, not %d", n, pos, nbytes);
+    }
+    return MPI_SUCCESS;
+}
+
+int papc_bytes_pack(papc_bytes *b) {
+    return b->staged ? move_packed(b, 0) : MPI_SUCCESS;
+}
+
+int papc_bytes_unpack(papc_bytes *b) {
+    return b->staged ? move_packed(b, 1) : MPI_SUCCESS;
+}
+
+void papc_bytes_free(papc_bytes *b) {
+    if (b->staged) free(b->ptr);
+    b->ptr = NULL;
+    b->staged = 0;
 }
 
 int papc_segment_count(size_t segsize, MPI_Datatype t, int count) {
