@@ -12,6 +12,10 @@
  * bytes per element), on the root's side and on the members' side, odd
  * ranks with another layout than even ones.  The root's own block is the
  * one a local copy moves: gathering a0 b1 c2 d3 must give b1 c2 d3 a0.
+ * Also blocks of 6, 18 and 4,200 bytes as SIGNED_CHAR against
+ * vector(3 blocks of 2 SIGNED_CHAR, stride 3) (element sizes 1 and 6):
+ * pipelines that cut a block (linear_sync's two parts at 1,024 bytes) must
+ * cut it at the same bytes on both sides.
  *
  * Part 2 (defect 2): bcast, every algorithm and the plain call, several
  * PAPC_SEGSIZE values (unsegmented, small, not a multiple of any element
@@ -153,11 +157,13 @@ static void check_rc(int rc, int mrc) {
 
 /* ---- part 1: the root's own block ------------------------------------- */
 
-enum { T_OUT, T_IN, T_IN6, NSTRUCT };
+enum { T_OUT, T_IN, T_IN6, T_SCHAR, T_VEC, NSTRUCT };
 static MPI_Datatype st[NSTRUCT];
 static const char *st_name[NSTRUCT] = {
     "struct{B@1,US@2,B@0}", "struct{B@0,US@1,B@3}",
-    "struct{B@0,US@1,B@3}(ext6)"};
+    "struct{B@0,US@1,B@3}(ext6)", "SIGNED_CHAR", "vector(3,2,3,SCHAR)"};
+/* Elements per unit of data (4 bytes of a struct, 6 signed chars). */
+static const int st_mult[NSTRUCT] = {1, 1, 1, 6, 1};
 
 static void make_struct_types(void) {
     int bl[3] = {1, 1, 1};
@@ -171,7 +177,10 @@ static void make_struct_types(void) {
     MPI_Type_create_resized(tmp, 0, 4, &st[T_IN]);
     MPI_Type_create_resized(tmp, 0, 6, &st[T_IN6]);
     MPI_Type_free(&tmp);
-    for (int i = 0; i < NSTRUCT; i++) MPI_Type_commit(&st[i]);
+    st[T_SCHAR] = MPI_SIGNED_CHAR;
+    MPI_Type_vector(3, 2, 3, MPI_SIGNED_CHAR, &st[T_VEC]);
+    for (int i = 0; i < NSTRUCT; i++)
+        if (i != T_SCHAR) MPI_Type_commit(&st[i]);
 }
 
 /* The root's side (P blocks), the members' side (even and odd ranks). */
@@ -182,24 +191,31 @@ static const struct {
     {T_OUT, T_IN, T_IN},   /* and back */
     {T_IN6, T_OUT, T_IN},  /* gaps on the root's side */
     {T_OUT, T_IN6, T_OUT}, /* gaps on the members' side */
+    /* element sizes differ (pipelines such as linear_sync's two parts
+     * must cut at the same bytes): 6 signed chars per vector */
+    {T_VEC, T_SCHAR, T_SCHAR},
+    {T_SCHAR, T_VEC, T_VEC},
+    {T_SCHAR, T_SCHAR, T_VEC},
 };
 
 typedef struct rooted {
     papc_collective coll;
     MPI_Comm comm;
     const char *comm_name;
-    int rank, size, root, count, pair;
+    int rank, size, root, pair;
+    int count; /* units per block (v variants: + rank % 2) */
+    int root_count; /* gather/scatter: elements of the root's type a block */
     int *counts, *displs; /* v variants: per-rank counts and displacements */
 } rooted;
 
-/* v variants: counts count + (i % 2), blocks in reverse rank order with one
- * unused element (poisoned, never written) between them. */
-static int v_layout(rooted *r) {
+/* v variants: count + (i % 2) units, blocks in reverse rank order with one
+ * unused unit (poisoned, never written) between them. */
+static int v_layout(rooted *r, int mult) {
     int at = 0;
     for (int i = r->size - 1; i >= 0; i--) {
-        r->counts[i] = r->count + (i % 2);
+        r->counts[i] = (r->count + (i % 2)) * mult;
         r->displs[i] = at;
-        at += r->counts[i] + 1;
+        at += r->counts[i] + mult;
     }
     return at;
 }
@@ -217,19 +233,20 @@ static int run_rooted(const rooted *r, const char *alg, int native,
                       MPI_Datatype mt, int mycount) {
     switch (r->coll) {
     case PAPC_GATHER:
-        return native ? MPI_Gather(mybuf, mycount, mt, rootbuf, r->count, rt,
-                                   r->root, r->comm)
-               : alg ? papc_gather_alg(mybuf, mycount, mt, rootbuf, r->count,
-                                       rt, r->root, r->comm, alg)
-                     : papc_gather(mybuf, mycount, mt, rootbuf, r->count, rt,
-                                   r->root, r->comm);
+        return native ? MPI_Gather(mybuf, mycount, mt, rootbuf, r->root_count,
+                                   rt, r->root, r->comm)
+               : alg ? papc_gather_alg(mybuf, mycount, mt, rootbuf,
+                                       r->root_count, rt, r->root, r->comm,
+                                       alg)
+                     : papc_gather(mybuf, mycount, mt, rootbuf, r->root_count,
+                                   rt, r->root, r->comm);
     case PAPC_SCATTER:
-        return native ? MPI_Scatter(rootbuf, r->count, rt, mybuf, mycount,
-                                    mt, r->root, r->comm)
-               : alg ? papc_scatter_alg(rootbuf, r->count, rt, mybuf,
+        return native ? MPI_Scatter(rootbuf, r->root_count, rt, mybuf,
+                                    mycount, mt, r->root, r->comm)
+               : alg ? papc_scatter_alg(rootbuf, r->root_count, rt, mybuf,
                                         mycount, mt, r->root, r->comm, alg)
-                     : papc_scatter(rootbuf, r->count, rt, mybuf, mycount,
-                                    mt, r->root, r->comm);
+                     : papc_scatter(rootbuf, r->root_count, rt, mybuf,
+                                    mycount, mt, r->root, r->comm);
     case PAPC_GATHERV:
         return native ? MPI_Gatherv(mybuf, mycount, mt, rootbuf, r->counts,
                                     r->displs, rt, r->root, r->comm)
@@ -256,9 +273,11 @@ static void rooted_case(rooted *r, const char *alg) {
     int my_t = r->rank % 2 ? pairs[r->pair].odd_t : pairs[r->pair].even_t;
     MPI_Datatype rt = st[root_t], mt = st[my_t];
     int v = is_v(r->coll), gather = is_gather(r->coll);
-    int root_elems = r->count * r->size;
-    if (v) root_elems = v_layout(r);
-    int mycount = v ? r->counts[r->rank] : r->count;
+    int mult = st_mult[root_t], my_mult = st_mult[my_t];
+    r->root_count = r->count * mult;
+    int root_elems = r->root_count * r->size;
+    if (v) root_elems = v_layout(r, mult);
+    int mycount = (r->count + (v ? r->rank % 2 : 0)) * my_mult;
     begin_case("%s %s on %s P=%d root %d count %d: root %s, rank %d %s",
                papc_collective_name(r->coll), shown(alg), r->comm_name,
                r->size, r->root, r->count, st_name[root_t], r->rank,
@@ -280,7 +299,7 @@ static void rooted_case(rooted *r, const char *alg) {
 static void part_rooted(MPI_Comm comm, const char *comm_name) {
     static const papc_collective colls[] = {PAPC_GATHER, PAPC_SCATTER,
                                             PAPC_GATHERV, PAPC_SCATTERV};
-    static const int counts[] = {1, 3};
+    static const int counts[] = {1, 3, 700}; /* 700: 2,800 / 4,200 B */
     rooted r;
     memset(&r, 0, sizeof r);
     r.comm = comm;
@@ -402,7 +421,8 @@ int main(int argc, char **argv) {
     if (world_rank == 0)
         printf("test_layouts P=%d: %d failure(s), %.1f s\n", size, total,
                MPI_Wtime() - t0);
-    for (int i = 0; i < NSTRUCT; i++) MPI_Type_free(&st[i]);
+    for (int i = 0; i < NSTRUCT; i++)
+        if (i != T_SCHAR) MPI_Type_free(&st[i]);
     for (int i = B_VEC; i < NBT; i++) MPI_Type_free(&bt[i]);
     MPI_Finalize();
     return total ? 1 : 0;
