@@ -114,11 +114,12 @@ static int vector_in_order(MPI_Datatype old, int count, int bl,
     return count <= 1 || start == end || stride == end - start;
 }
 
-static int contents_in_order(MPI_Datatype t, int combiner, const int *ints,
+/* One constructor: whether the typemap it builds from its old type(s) is
+ * in order (see in_order). */
+static int contents_in_order(int combiner, const int *ints,
                              const MPI_Aint *addrs, const MPI_Datatype *types) {
     MPI_Aint start, end, ext = papc_extent(types[0]);
     blocks b = {0, NULL, 0, NULL, 1, NULL, NULL, types[0]};
-    (void)t;
     switch (combiner) {
     case MPI_COMBINER_DUP:
     case MPI_COMBINER_RESIZED: /* the typemap is the old one's */
@@ -179,7 +180,7 @@ static int in_order(MPI_Datatype t) {
     if (ints && addrs && types && nt >= 1 &&
         MPI_Type_get_contents(t, ni, na, nt, ints, addrs, types) ==
             MPI_SUCCESS) {
-        ok = contents_in_order(t, comb, ints, addrs, types);
+        ok = contents_in_order(comb, ints, addrs, types);
         free_contents_types(types, nt);
     }
     free(ints);
