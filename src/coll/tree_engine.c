@@ -34,29 +34,53 @@
  * As in Open MPI, a non-commutative op with root != 0 reduces to rank 0,
  * which then sends the whole result to root.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include "tree_engine.h"
 
 /* ---- segments ---------------------------------------------------------- */
 
 typedef struct seg_layout {
-    int count;      /* elements in the whole message */
-    int segcount;   /* elements per segment (the last may be shorter) */
-    int nseg;       /* number of segments */
+    MPI_Aint count;    /* elements (bytes for a broadcast) in the message */
+    MPI_Aint segcount; /* elements per segment (the last may be shorter) */
+    int nseg;          /* number of segments */
     MPI_Aint extent;
 } seg_layout;
 
+/* Reductions: whole elements (every rank has the same datatype, as MPI
+ * requires for reduce-like calls). */
 static void seg_layout_init(seg_layout *l, size_t segsize, MPI_Datatype t,
                             int count) {
     l->count = count;
     l->segcount = papc_segment_count(segsize, t, count);
-    l->nseg = count > 0 ? (count + l->segcount - 1) / l->segcount : 0;
+    l->nseg = count > 0 ? (int)((count + l->segcount - 1) / l->segcount) : 0;
     l->extent = papc_extent(t);
 }
 
+/* One message of a segment must fit an int; more segments than that
+ * would not be a pipeline any more. */
+#define SEG_MAX_BYTES ((size_t)1 << 30)
+
+size_t papc_tree_seg_bytes(size_t segsize, size_t len) {
+    size_t seg = segsize == 0 || segsize > len ? len : segsize;
+    if (seg > SEG_MAX_BYTES) seg = SEG_MAX_BYTES;
+    if (seg < len / ((size_t)INT_MAX / 2)) seg = len / ((size_t)INT_MAX / 2);
+    return seg > 0 ? seg : 1;
+}
+
+/* Broadcasts: bytes of the packed stream. */
+static void seg_layout_bytes(seg_layout *l, size_t segsize, size_t len) {
+    l->count = (MPI_Aint)len;
+    l->segcount = (MPI_Aint)papc_tree_seg_bytes(segsize, len);
+    l->nseg = len > 0 ? (int)((len + (size_t)l->segcount - 1) /
+                              (size_t)l->segcount)
+                      : 0;
+    l->extent = 1;
+}
+
 static int seg_len(const seg_layout *l, int s) {
-    int rest = l->count - s * l->segcount;
-    return rest < l->segcount ? rest : l->segcount;
+    MPI_Aint rest = l->count - s * l->segcount;
+    return (int)(rest < l->segcount ? rest : l->segcount);
 }
 
 static char *seg_addr(const void *buf, const seg_layout *l, int s) {
@@ -182,31 +206,41 @@ static int bcast_below_root(const papc_call *c, const papc_tree_place *p,
     return rc;
 }
 
-int papc_tree_bcast_place(const papc_call *c, const papc_tree_place *p,
-                          void *buf, int count, MPI_Datatype t,
-                          size_t segsize, int sub) {
-    if (count <= 0 || (p->parent < 0 && p->nchildren == 0))
+int papc_tree_bcast_bytes(const papc_call *c, const papc_tree_place *p,
+                          char *bytes, size_t len, size_t segsize, int sub) {
+    if (len == 0 || (p->parent < 0 && p->nchildren == 0))
         return MPI_SUCCESS;
     seg_layout l;
-    seg_layout_init(&l, segsize, t, count);
+    seg_layout_bytes(&l, segsize, len);
     req_array reqs; /* [0, 2): receives, [2, 2 + children): sends */
     int rc = req_array_init(&reqs, p->nchildren + 2);
     if (rc != MPI_SUCCESS) return rc;
     if (p->parent < 0)
-        rc = bcast_from_root(c, p, &l, buf, t, sub, reqs.r + 2);
+        rc = bcast_from_root(c, p, &l, bytes, MPI_BYTE, sub, reqs.r + 2);
     else
-        rc = bcast_below_root(c, p, &l, buf, t, sub, reqs.r, reqs.r + 2);
+        rc = bcast_below_root(c, p, &l, bytes, MPI_BYTE, sub, reqs.r,
+                              reqs.r + 2);
     req_array_free(&reqs, rc);
     return rc;
 }
 
+/* The tree's root packs a non-contiguous message before the first segment
+ * leaves, the others unpack after the last one arrived; a contiguous one
+ * travels from and into the user's buffer. */
 int papc_tree_bcast(const papc_call *c, papc_tree_kind kind, int k,
                     void *buf, int count, MPI_Datatype t, int root,
                     size_t segsize, int sub) {
+    if (count <= 0 || c->size == 1) return MPI_SUCCESS;
     papc_tree_place p;
     int rc = papc_tree_place_init(&p, kind, k, c->rank, root, c->size);
     if (rc != MPI_SUCCESS) return rc;
-    rc = papc_tree_bcast_place(c, &p, buf, count, t, segsize, sub);
+    papc_bytes b;
+    rc = papc_bytes_init(&b, buf, count, t);
+    if (rc == MPI_SUCCESS && p.parent < 0) rc = papc_bytes_pack(&b);
+    if (rc == MPI_SUCCESS)
+        rc = papc_tree_bcast_bytes(c, &p, b.ptr, b.len, segsize, sub);
+    if (rc == MPI_SUCCESS && p.parent >= 0) rc = papc_bytes_unpack(&b);
+    papc_bytes_free(&b);
     papc_tree_place_free(&p);
     return rc;
 }
@@ -379,14 +413,15 @@ static int reduce_run(reduce_node *n, int root, int tree_root,
     if (rc == MPI_SUCCESS) rc = papc_waitall(SEND_WINDOW, n->sreq);
     if (rc != MPI_SUCCESS) return rc;
     if (am_tree_root && !am_root)
-        return papc_send(c, n->result, n->l.count, n->t, root, n->sub + 1);
+        return papc_send(c, n->result, (int)n->l.count, n->t, root,
+                         n->sub + 1);
     if (am_root && !am_tree_root)
-        return papc_recv(c, recvbuf, n->l.count, n->t, tree_root,
+        return papc_recv(c, recvbuf, (int)n->l.count, n->t, tree_root,
                          n->sub + 1);
     /* A single process: the result is its own data. */
     if (am_root && n->p->nchildren == 0 && sendbuf != MPI_IN_PLACE)
-        return papc_copy(sendbuf, n->l.count, n->t, recvbuf, n->l.count,
-                         n->t);
+        return papc_copy(sendbuf, (int)n->l.count, n->t, recvbuf,
+                         (int)n->l.count, n->t);
     return MPI_SUCCESS;
 }
 

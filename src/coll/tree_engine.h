@@ -4,8 +4,13 @@
  * fed by the tree builders of topo/ (as Open MPI's coll/base generic bcast
  * and generic reduce are fed by its tree builders).
  *
- * Segments are whole elements of the datatype (papc_segment_count), so
- * derived, non-contiguous datatypes pipeline like any other.
+ * A broadcast cuts its segments in bytes of the packed message (a
+ * papc_bytes view), the same bytes on every rank whatever datatype each
+ * rank describes them with (MPI allows different datatypes of one
+ * signature): MPI_BYTE goes on the wire, a contiguous buffer travels in
+ * place and a non-contiguous one is packed at the root and unpacked at the
+ * others.  A reduction's segments are whole elements of the datatype
+ * (papc_segment_count): MPI requires the same datatype on every rank there.
  */
 #ifndef PAPC_TREE_ENGINE_H
 #define PAPC_TREE_ENGINE_H
@@ -32,17 +37,23 @@ int papc_tree_place_init(papc_tree_place *p, papc_tree_kind kind, int k,
                          int rank, int root, int size);
 void papc_tree_place_free(papc_tree_place *p);
 
-/* Segmented broadcast of (buf, count, t) over the tree described by this
+/* Bytes per segment of a broadcast of len bytes with PAPC_SEGSIZE segsize
+ * (0: the whole message), bounded so one segment fits an int: every
+ * process that cuts a broadcast's bytes cuts them with this. */
+size_t papc_tree_seg_bytes(size_t segsize, size_t len);
+
+/* Segmented broadcast of len bytes over the tree described by this
  * process's place p: the tree's root sends every segment to all its
  * children (non-blocking, then waits), inner nodes receive a segment and
  * forward it, with the next segment's receive already posted.  Every
- * process of the tree must pass the same count, t signature, segsize.
- * Uses tag sub of the call.  count 0 is a no-op. */
-int papc_tree_bcast_place(const papc_call *c, const papc_tree_place *p,
-                          void *buf, int count, MPI_Datatype t,
-                          size_t segsize, int sub);
+ * process of the tree must pass the same len and segsize.  Uses tag sub of
+ * the call.  len 0 is a no-op. */
+int papc_tree_bcast_bytes(const papc_call *c, const papc_tree_place *p,
+                          char *bytes, size_t len, size_t segsize, int sub);
 
-/* papc_tree_bcast_place over the (kind, k) tree rooted at root. */
+/* Broadcast of (buf, count, t) over the (kind, k) tree rooted at root:
+ * papc_tree_bcast_bytes of its packed view.  Ranks may pass different
+ * (count, t) of the same signature. */
 int papc_tree_bcast(const papc_call *c, papc_tree_kind kind, int k,
                     void *buf, int count, MPI_Datatype t, int root,
                     size_t segsize, int sub);

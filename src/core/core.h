@@ -129,12 +129,37 @@ static inline char *papc_elem(const void *buf, MPI_Datatype t, MPI_Aint index) {
 }
 MPI_Aint papc_extent(MPI_Datatype t);
 size_t papc_type_size(MPI_Datatype t);
+/* 1 when count elements of t are count * size(t) bytes at the buffer's
+ * address in typemap order (memcpy may stand for pack/unpack): the
+ * typemap runs in memory order without gaps from displacement 0 and the
+ * extent is the size.  Cached on derived types. */
+int papc_type_contiguous(MPI_Datatype t);
 /* Copies scount of stype at src into rcount of rtype at dst (matching
  * signatures, as a send/receive pair would). */
 int papc_copy(const void *src, int scount, MPI_Datatype stype, void *dst,
               int rcount, MPI_Datatype rtype);
+/* A packed view of (buf, count, t): its count * size(t) bytes in typemap
+ * order, the unit in which anything cut across ranks is cut (ranks may use
+ * different datatypes of one signature).  A contiguous t is viewed in
+ * place (no copy); any other goes through a staging buffer, filled from
+ * buf by papc_bytes_pack where the data comes from and returned to buf by
+ * papc_bytes_unpack where it arrives (both no-ops in place). */
+typedef struct papc_bytes {
+    char *ptr;      /* the bytes: buf itself, or the staging buffer */
+    size_t len;     /* count * size(t) */
+    int staged;     /* 1 when ptr is a staging buffer */
+    void *buf;
+    int count;
+    MPI_Datatype t;
+} papc_bytes;
+int papc_bytes_init(papc_bytes *b, void *buf, int count, MPI_Datatype t);
+int papc_bytes_pack(papc_bytes *b);
+int papc_bytes_unpack(papc_bytes *b);
+void papc_bytes_free(papc_bytes *b);
 /* Splits count elements into segments of about segsize bytes: returns the
- * number of elements per segment (>= 1; count when segsize is 0). */
+ * number of elements per segment (>= 1; count when segsize is 0).  Only
+ * for calls whose ranks all pass the same datatype (reduce-like ones, as
+ * MPI requires); otherwise cut bytes of a papc_bytes view. */
 int papc_segment_count(size_t segsize, MPI_Datatype t, int count);
 
 /* ---- ops (op.c) ---- */

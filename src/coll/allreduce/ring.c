@@ -64,6 +64,8 @@ int papc_allreduce_ring(const papc_call *c) {
     return ring_allreduce(c, 1);
 }
 
+/* Segments in whole elements: MPI requires the same count and datatype on
+ * every rank of an allreduce, so every rank cuts at the same bytes. */
 int papc_allreduce_segmented_ring(const papc_call *c) {
     int maxblock = papc_ring_max_piece(c->sendcount, c->size, 1);
     int seg = papc_segment_count(c->segsize, c->sendtype, maxblock);

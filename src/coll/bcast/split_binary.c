@@ -9,7 +9,12 @@
  *               + (alpha + m/2 beta).
  * Departures: Open MPI uses blocking sends in the tree phase; here the tree
  * phase is the generic engine (non-blocking, next receive pre-posted) and
- * the root feeds both subtrees with non-blocking sends.  Open MPI falls back
+ * the root feeds both subtrees with non-blocking sends.  Halves and
+ * segments are cut in bytes of the packed message (papc_bytes), not in
+ * elements: ranks may describe the same bytes with datatypes of different
+ * sizes, and a cut in elements would fall at different bytes on different
+ * ranks (issue 11); a non-contiguous buffer is packed at the root and
+ * unpacked at the others.  Open MPI falls back
  * to another algorithm when a half would be empty (count 1) or P is tiny;
  * here empty halves are simply never sent, and P = 2 works as the pairing
  * says (vrank 1 is unpaired and gets the second half from the root). */
@@ -19,40 +24,46 @@
 
 #define TREE_SUB 0 /* tag of the tree phase */
 #define SWAP_SUB 1 /* tag of the exchange phase */
+/* Largest message of the exchange phase (an int count of MPI_BYTE). */
+#define CHUNK_MAX ((size_t)1 << 30)
 
-/* One half of the message. */
+/* One half of the message, in bytes of its packed view. */
 typedef struct half {
     char *buf;
-    int len; /* elements */
+    size_t len;
 } half;
 
-static half message_half(const papc_call *c, int h) {
-    int start, len;
-    papc_block_range(c->recvcount, 2, h, &start, &len);
-    half r = {papc_elem(c->recvbuf, c->recvtype, start), len};
+/* Half 0 takes the odd byte, as papc_block_range would. */
+static half message_half(const papc_bytes *b, int h) {
+    size_t first = b->len - b->len / 2;
+    half r = {b->ptr + (h ? first : 0), h ? b->len / 2 : first};
     return r;
 }
 
+static int chunk_len(size_t len, size_t off) {
+    return (int)(len - off < CHUNK_MAX ? len - off : CHUNK_MAX);
+}
+
 /* Root, tree phase: segment i of half h goes to child h (vrank h + 1), the
- * two children served together, one step per segment. */
-static int root_feed_subtrees(const papc_call *c, const papc_tree_place *p) {
-    MPI_Datatype t = c->recvtype;
-    MPI_Aint ext = papc_extent(t);
-    half hv[2] = {message_half(c, 0), message_half(c, 1)};
-    int segcount[2], nseg[2], steps = 0;
+ * two children served together, one step per segment; segments cut as
+ * papc_tree_bcast_bytes cuts them below. */
+static int root_feed_subtrees(const papc_call *c, const papc_tree_place *p,
+                              const papc_bytes *b) {
+    half hv[2] = {message_half(b, 0), message_half(b, 1)};
+    size_t seg[2] = {1, 1}, nseg[2] = {0, 0}, steps = 0;
     for (int h = 0; h < p->nchildren && h < 2; h++) {
-        segcount[h] = papc_segment_count(c->segsize, t, hv[h].len);
-        nseg[h] = (hv[h].len + segcount[h] - 1) / segcount[h];
+        seg[h] = papc_tree_seg_bytes(c->segsize, hv[h].len);
+        nseg[h] = (hv[h].len + seg[h] - 1) / seg[h];
         if (nseg[h] > steps) steps = nseg[h];
     }
     MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    for (int i = 0; i < steps; i++) {
+    for (size_t i = 0; i < steps; i++) {
         int n = 0, rc = MPI_SUCCESS;
         for (int h = 0; h < p->nchildren && h < 2 && rc == MPI_SUCCESS; h++) {
             if (i >= nseg[h]) continue;
-            int first = i * segcount[h], len = hv[h].len - first;
-            if (len > segcount[h]) len = segcount[h];
-            rc = papc_isend(c, hv[h].buf + (MPI_Aint)first * ext, len, t,
+            size_t first = i * seg[h], len = hv[h].len - first;
+            if (len > seg[h]) len = seg[h];
+            rc = papc_isend(c, hv[h].buf + first, (int)len, MPI_BYTE,
                             p->children[h], TREE_SUB, &req[n++]);
         }
         if (rc == MPI_SUCCESS) rc = papc_waitall(n, req);
@@ -64,8 +75,9 @@ static int root_feed_subtrees(const papc_call *c, const papc_tree_place *p) {
     return MPI_SUCCESS;
 }
 
-/* Root, exchange phase: each unpaired node gets the half it lacks. */
-static int root_serve_unpaired(const papc_call *c) {
+/* Root, exchange phase: each unpaired node gets the half it lacks (in
+ * chunks of at most CHUNK_MAX bytes, one round of sends per chunk). */
+static int root_serve_unpaired(const papc_call *c, const papc_bytes *b) {
     int P = c->size, rc = MPI_SUCCESS;
     int *list = malloc((size_t)P * sizeof *list);
     MPI_Request *req = malloc((size_t)P * sizeof *req);
@@ -74,63 +86,92 @@ static int root_serve_unpaired(const papc_call *c) {
         free(req);
         return papc_error(MPI_ERR_NO_MEM, "split_binary: %d requests", P);
     }
-    int nun = papc_split_binary_unpaired(P, list), n = 0;
-    for (int i = 0; i < nun && rc == MPI_SUCCESS; i++) {
-        int h, partner;
-        papc_split_binary_pair(list[i], P, &h, &partner);
-        half missing = message_half(c, 1 - h);
-        if (missing.len == 0) continue;
-        rc = papc_isend(c, missing.buf, missing.len, c->recvtype,
-                        papc_real_rank(list[i], c->root, P), SWAP_SUB,
-                        &req[n++]);
+    int nun = papc_split_binary_unpaired(P, list);
+    size_t most = b->len - b->len / 2;
+    for (size_t off = 0; off < most && rc == MPI_SUCCESS; off += CHUNK_MAX) {
+        int n = 0;
+        for (int i = 0; i < nun && rc == MPI_SUCCESS; i++) {
+            int h, partner;
+            papc_split_binary_pair(list[i], P, &h, &partner);
+            half missing = message_half(b, 1 - h);
+            if (off >= missing.len) continue;
+            rc = papc_isend(c, missing.buf + off, chunk_len(missing.len, off),
+                            MPI_BYTE, papc_real_rank(list[i], c->root, P),
+                            SWAP_SUB, &req[n++]);
+        }
+        if (rc == MPI_SUCCESS) rc = papc_waitall(n, req);
+        else papc_cleanup_requests(n, req);
     }
-    if (rc == MPI_SUCCESS) rc = papc_waitall(n, req);
-    else papc_cleanup_requests(n, req);
     free(list);
     free(req);
+    return rc;
+}
+
+/* Sends mine to peer and receives other from src, chunk by chunk (a side
+ * with no bytes left, or a negative rank, takes no part). */
+static int exchange(const papc_call *c, half mine, int peer, half other,
+                    int src) {
+    size_t smax = peer >= 0 ? mine.len : 0, rmax = other.len;
+    int rc = MPI_SUCCESS;
+    for (size_t off = 0; rc == MPI_SUCCESS && (off < smax || off < rmax);
+         off += CHUNK_MAX) {
+        if (off < smax && off < rmax)
+            rc = papc_sendrecv(c, mine.buf + off, chunk_len(smax, off),
+                               MPI_BYTE, peer, other.buf + off,
+                               chunk_len(rmax, off), MPI_BYTE, src,
+                               SWAP_SUB);
+        else if (off < smax)
+            rc = papc_send(c, mine.buf + off, chunk_len(smax, off), MPI_BYTE,
+                           peer, SWAP_SUB);
+        else
+            rc = papc_recv(c, other.buf + off, chunk_len(rmax, off),
+                           MPI_BYTE, src, SWAP_SUB);
+    }
     return rc;
 }
 
 /* Non-root, exchange phase: swap halves with the partner, or take the
  * missing half from the root.  Empty halves travel nowhere (both sides know
  * the lengths). */
-static int swap_halves(const papc_call *c, int vrank) {
+static int swap_halves(const papc_call *c, int vrank, const papc_bytes *b) {
     int h, partner;
     papc_split_binary_pair(vrank, c->size, &h, &partner);
-    half mine = message_half(c, h), other = message_half(c, 1 - h);
-    MPI_Datatype t = c->recvtype;
-    if (partner < 0)
-        return other.len > 0 ? papc_recv(c, other.buf, other.len, t, c->root,
-                                         SWAP_SUB)
-                             : MPI_SUCCESS;
+    half mine = message_half(b, h), other = message_half(b, 1 - h);
+    if (partner < 0) return exchange(c, mine, -1, other, c->root);
     int peer = papc_real_rank(partner, c->root, c->size);
-    if (mine.len > 0 && other.len > 0)
-        return papc_sendrecv(c, mine.buf, mine.len, t, peer, other.buf,
-                             other.len, t, peer, SWAP_SUB);
-    if (mine.len > 0)
-        return papc_send(c, mine.buf, mine.len, t, peer, SWAP_SUB);
-    if (other.len > 0)
-        return papc_recv(c, other.buf, other.len, t, peer, SWAP_SUB);
-    return MPI_SUCCESS;
+    return exchange(c, mine, peer, other, peer);
+}
+
+static int run(const papc_call *c, const papc_tree_place *p, int vrank,
+               papc_bytes *b) {
+    int rc;
+    if (vrank == 0) {
+        rc = papc_bytes_pack(b);
+        if (rc == MPI_SUCCESS) rc = root_feed_subtrees(c, p, b);
+        if (rc == MPI_SUCCESS) rc = root_serve_unpaired(c, b);
+        return rc;
+    }
+    int h, partner;
+    papc_split_binary_pair(vrank, c->size, &h, &partner);
+    half mine = message_half(b, h);
+    rc = papc_tree_bcast_bytes(c, p, mine.buf, mine.len, c->segsize,
+                               TREE_SUB);
+    if (rc == MPI_SUCCESS) rc = swap_halves(c, vrank, b);
+    if (rc == MPI_SUCCESS) rc = papc_bytes_unpack(b);
+    return rc;
 }
 
 int papc_bcast_split_binary(const papc_call *c) {
+    if (c->recvcount <= 0 || c->size == 1) return MPI_SUCCESS;
     papc_tree_place p;
     int rc = papc_tree_place_init(&p, PAPC_TREE_KARY, 2, c->rank, c->root,
                                   c->size);
     if (rc != MPI_SUCCESS) return rc;
-    int vrank = papc_vrank(c->rank, c->root, c->size);
-    if (vrank == 0) {
-        rc = root_feed_subtrees(c, &p);
-        if (rc == MPI_SUCCESS) rc = root_serve_unpaired(c);
-    } else {
-        int h, partner;
-        papc_split_binary_pair(vrank, c->size, &h, &partner);
-        half mine = message_half(c, h);
-        rc = papc_tree_bcast_place(c, &p, mine.buf, mine.len, c->recvtype,
-                                   c->segsize, TREE_SUB);
-        if (rc == MPI_SUCCESS) rc = swap_halves(c, vrank);
-    }
+    papc_bytes b;
+    rc = papc_bytes_init(&b, c->recvbuf, c->recvcount, c->recvtype);
+    if (rc == MPI_SUCCESS)
+        rc = run(c, &p, papc_vrank(c->rank, c->root, c->size), &b);
+    papc_bytes_free(&b);
     papc_tree_place_free(&p);
     return rc;
 }

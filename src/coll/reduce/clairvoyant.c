@@ -98,7 +98,9 @@ static int model_segments(const papc_arrival *a, double bytes, int P) {
 }
 
 /* Elements per segment: PAPC_CLV_SEGMENTS=<N> (same on every rank), else
- * PAPC_SEGSIZE when the user set it, else the model's N. */
+ * PAPC_SEGSIZE when the user set it, else the model's N.  Whole elements
+ * are safe: reduce and allreduce require the same datatype on every rank
+ * (a bcast, whose ranks may differ, cuts bytes: tree_engine.h). */
 static int segment_elems(const papc_call *c, const papc_arrival *a,
                          int count) {
     size_t knob = papc_env_size("PAPC_CLV_SEGMENTS", 0);
