@@ -138,10 +138,15 @@ static int bsls_njobs, bsls_instance = -1;
  * epochs later when the senders run ahead of a slow root) is ignored.  A
  * table counting HELLOs per epoch, bounded in size, once evicted an epoch
  * whose root HELLO had not come yet when senders ran ahead, and the late
- * HELLO then started a second job for it, which waited forever.  Jobs of
- * consecutive epochs may be open at once (the last part of e and a HELLO
- * of e+1 from a sender done with e): each advances on its own epoch's
- * parts. */
+ * HELLO then started a second job for it, which waited forever.
+ * Any number of jobs may be open at once, each advancing on its own
+ * epoch's parts: senders that arrive early run ahead of a late one through
+ * many epochs, each epoch's job asking them first and then waiting for the
+ * late sender.  A job is freed only when complete (or when the monitor
+ * restarts): dropping "old" open jobs (once tried, at 64 epochs behind)
+ * hung every epoch whose job was dropped before its late sender came.  A
+ * job stays open forever only when a sender never sends its part, and then
+ * the root's call hangs anyway. */
 static int bsls_last_epoch = -1;
 
 static void bsls_job_free(bsls_job *j) {
@@ -212,18 +217,6 @@ static int bsls_on_hello(papc_bg_ctx *ctx, papc_bg_msg *hello) {
     int e = papc_bg_ctx_epoch(ctx), size = papc_bg_ctx_size(ctx);
     if (e <= bsls_last_epoch || size == 1) return 0;
     bsls_last_epoch = e;
-    /* A job that never completed (a sender failed) is dropped once it is
-     * far behind: its root's call has long returned with the error. */
-    for (bsls_job **p = &bsls_jobs; *p;) {
-        bsls_job *j = *p;
-        if (j->epoch < e - 64) {
-            *p = j->next;
-            bsls_njobs--;
-            bsls_job_free(j);
-        } else {
-            p = &j->next;
-        }
-    }
     bsls_job *j = calloc(1, sizeof *j);
     if (j) {
         j->order = malloc((size_t)size * sizeof *j->order);
