@@ -4,7 +4,10 @@
 # -fsanitize=thread in a separate build directory, runs background-heavy
 # scenarios (background_sorted_linear scatter, background_sorted_linear_sync
 # and background_sorted_binomial gather/scatter, with the monitor, P = 3 and
-# 4; a short stress run; monitor start/stop/restart) and fails when
+# 4; a short stress run; monitor start/stop/restart; back-to-back BSBN
+# scatter + BSLS gather and a mix from tests/mpi/test_background at P = 6
+# with imbalanced arrivals, where handler jobs of consecutive epochs
+# overlap) and fails when
 # ThreadSanitizer reports a problem in papcoll's own code.
 #
 #   scripts/check-threads.sh [build-dir]      (default: build-tsan/)
@@ -53,7 +56,7 @@ if ! cmake -S "$SRC" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DPAPC_WERROR=OFF -DCMAKE_C_FLAGS="$FLAGS" \
         -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
         -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread" >"$LOGS/cmake.log" 2>&1 ||
-   ! cmake --build "$BUILD" -j "$JOBS" --target test_arrival \
+   ! cmake --build "$BUILD" -j "$JOBS" --target test_arrival test_background \
         >"$LOGS/build.log" 2>&1; then
     tail -30 "$LOGS/cmake.log" "$LOGS/build.log" 2>/dev/null
     echo "check-threads: build failed (logs in $LOGS)"
@@ -66,7 +69,7 @@ second_deadlock_stack=1 history_size=4"
 TEST="$BUILD/bin/test_arrival"
 BG=${ALGS:-background_sorted_linear,background_sorted_linear_sync,background_sorted_binomial}
 status=0
-run() { # name nprocs args...
+run() { # name nprocs args...   (TEST=program: another test binary)
     local name=$1 np=$2
     shift 2
     local t0=$SECONDS
@@ -74,7 +77,7 @@ run() { # name nprocs args...
         echo "   $name (P=$np): passed in $((SECONDS - t0)) s"
     else
         echo "   $name (P=$np): FAILED in $((SECONDS - t0)) s:"
-        grep -E "FAIL|HANG|CRASH|reproduce" "$LOGS/$name.out" | head -20
+        grep -E "FAIL|HANG|CRASH|reproduce|replay" "$LOGS/$name.out" | head -20
         status=2
     fi
 }
@@ -84,6 +87,10 @@ run bg_p4 4 --alg="$BG" --phase=true,random,partial,sweep --delay=3000
 run stress_p4 4 --alg="$BG,sorted_linear_sync,pre_reduced_ring" --stress=300
 run lazy_p3 3 --alg="$BG" --monitor=lazy --phase=true,history
 run lifecycle_p3 3 --alg="$BG" --lifecycle
+TEST="$BUILD/bin/test_background"
+run background_pair_p6 6 --mode=pair --calls=120 --max-sleep=5 --fault=random
+run background_mixed_p6 6 --mode=mixed --calls=120 --max-sleep=5
+TEST="$BUILD/bin/test_arrival"
 
 echo "== ThreadSanitizer reports"
 python3 - "$SRC" "$LOGS" <<'EOF'

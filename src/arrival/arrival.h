@@ -124,9 +124,18 @@ void papc_bg_msg_free(papc_bg_msg *m);
  * calls (BSBN scatter forwards to its children; the BSLS root serves the
  * senders).  A handler registered for kind runs in the monitor thread of
  * the receiving process when a message of that kind arrives; it may send
- * and take messages through ctx (same epoch).  It returns 1 to leave m in
- * the mailbox for the foreground (m then still owns its data), 0 when it
- * consumed (and freed) m. */
+ * through ctx (same epoch).  It returns 1 to leave m in the mailbox for the
+ * foreground (m then still owns its data), 0 when it consumed (and freed)
+ * m.
+ *
+ * A handler must never wait: not for another message, not for the
+ * foreground, not for a send to complete.  It runs to completion on the
+ * message it was given.  Work that needs several messages is a state kept
+ * by the algorithm (per epoch) and advanced by the handlers of the
+ * messages that move it on; while such work is open, tell the thread with
+ * papc_bg_ctx_jobs.  This is what makes back-to-back background
+ * collectives deadlock-free (channel.c, and docs/arrival.md): a monitor
+ * thread always serves every message of every call. */
 typedef struct papc_bg_ctx papc_bg_ctx;
 typedef int (*papc_bg_handler)(papc_bg_ctx *ctx, papc_bg_msg *m);
 /* Registers h for kind (kinds are small integers 1..63, one per use;
@@ -140,17 +149,15 @@ int papc_bg_ctx_instance(const papc_bg_ctx *ctx);
 /* The monitor's latest local order (as PAPC_ORDER_LOCAL) for this epoch,
  * into order[size] (earliest first). */
 void papc_bg_ctx_order(papc_bg_ctx *ctx, int *order);
-/* Send packed bytes to dest's mailbox (same epoch). */
+/* Send packed bytes to dest's mailbox (same epoch); non-blocking, the
+ * bytes are copied. */
 int papc_bg_ctx_send(papc_bg_ctx *ctx, int dest, int kind,
                      const int64_t hdr[4], const void *bytes, int nbytes);
-/* Waits (still serving other incoming messages into the mailbox) for the
- * message (source, kind) of this epoch; as papc_bg_take. */
-int papc_bg_ctx_take(papc_bg_ctx *ctx, int source, int kind,
-                     papc_bg_msg *m);
-
-/* Gives a message (taken with papc_bg_ctx_take) back to this process'
- * mailbox, for its foreground to take. */
-void papc_bg_ctx_keep(papc_bg_ctx *ctx, papc_bg_msg *m);
+/* The algorithm of kind has `open` jobs waiting for messages: while any
+ * kind has one, the monitor polls at its short nap (20 us) instead of
+ * backing off towards 1 ms, so the message that moves a job on is handled
+ * at once.  Zero at every monitor start. */
+void papc_bg_ctx_jobs(papc_bg_ctx *ctx, int kind, int open);
 
 /* Kinds in use (one place, so they never collide). */
 enum {

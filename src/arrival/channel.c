@@ -14,11 +14,64 @@
  * source, kind) as the sender made them: a take picks the lowest sequence
  * number present.
  *
- * The monitor thread never blocks on a send (MPI_Isend, tested in its
- * poll loop): two monitors sending large messages to each other can never
- * deadlock.  Handlers run one at a time from the thread's main loop; a
- * message for a handler that comes while a handler waits in
- * papc_bg_ctx_take is queued and handled after it.
+ * Handlers NEVER WAIT.  A handler runs to completion on the message it was
+ * given: it may look at it, change its own state, send (non-blocking,
+ * papc_bg_ctx_send) and leave the message for the foreground; there is no
+ * call that lets it wait for another message (until issue 11 there was,
+ * papc_bg_ctx_take, and the BSLS root job waited in it -- see below).  Work
+ * that needs several messages (the BSLS root's job: a go-ahead, a part, the
+ * next go-ahead, ...) is a state machine kept by the algorithm, per epoch,
+ * advanced by the handler of each message that moves it on;
+ * papc_bg_ctx_jobs tells the thread that such jobs are open, so that it
+ * keeps polling at the short nap while they are.  The thread never blocks
+ * on a send either (MPI_Isend, tested in its poll loop), and it receives
+ * every message on ctl and data as it comes, whatever the state of any
+ * call, with no limit but memory.
+ *
+ * Why back-to-back background collectives cannot deadlock (the wait-for
+ * argument).  The actors are, per process p, its foreground F_p and its
+ * monitor M_p.
+ *  (a) M_p waits for nothing: its loop receives, runs each handler to
+ *      completion, tests its sends and naps for at most 1 ms.  So any
+ *      message sent to M_p is received, and its handler has run, a bounded
+ *      time after it arrives, whatever F_p or any other process is doing.
+ *      M_p is never a node on a wait-for cycle; every edge of such a cycle
+ *      would have to join two foregrounds.
+ *  (b) A foreground in the call of epoch e waits only for things of epoch
+ *      e: a mailbox message of epoch e (matched by epoch), a point-to-point
+ *      message of that call (the call's tag on the private comm), an
+ *      agreed decision of e (tag e on dec).  Each of them is produced by a
+ *      foreground's action in call e, or by a chain of monitor actions
+ *      (handlers) that starts at such an action: a BSBN scatter block is
+ *      sent by the root's call and relayed by handlers; a BSLS go-ahead is
+ *      sent by the root's job when (i) some rank's call of epoch e sent
+ *      its HELLO and (ii) the parts of the ranks asked before came, i.e.
+ *      when those ranks' calls of epoch e acted; a decision is sent by the
+ *      decider's monitor at the first notice of e or by its call.  (A
+ *      call also waits for its own background sends to complete: their
+ *      receiver is a monitor, which by (a) receives.)
+ *  (c) Within one call these dependencies are the algorithm's own and form
+ *      no cycle: the scatter's root waits for nobody; a BSLS sender waits
+ *      only for senders asked before it (a strict order), the root's call
+ *      for all senders; and so on for every algorithm (each is checked
+ *      against its single-call pattern by tests/mpi/test_coll.c).
+ * Induction on the epoch: if every process completes its calls before e,
+ * every process enters call e; by (b) every wait of call e is for an
+ * action of call e on some process, reached by a monitor chain that (a)
+ * always completes, and by (c) those actions are well-founded; so every
+ * process completes call e.  A wait in call e never depends on a
+ * foreground in another call, nor on a monitor finishing work for another
+ * call, so no cycle of waits can span two collectives.
+ * What broke it before: the BSLS root job of epoch e+1 ran inside one
+ * handler and waited (papc_bg_ctx_take) for the part of a rank r, while
+ * r's call was still in the BSBN scatter of epoch e and waited for a block
+ * that only this same monitor could relay -- its relay handler was queued
+ * behind the waiting job.  M_root then waited for F_r (call e+1) and F_r
+ * for M_root (call e): a cycle, against (a).  Now the job of e+1 is a
+ * state, the relay of e runs as soon as its block comes, r finishes the
+ * scatter, enters the gather, and its part moves the job on.
+ * Correctness never depends on an arrival prediction: the order a job asks
+ * in (papc_bg_ctx_order) only changes which rank goes first.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -154,9 +207,7 @@ int papc_arr_run_handlers(void) {
         if (!mm) return did;
         did++;
         papc_bg_ctx ctx = {mm->m.epoch};
-        papc_mon.in_handler = 1;
         int keep = handlers[mm->m.kind](&ctx, &mm->m);
-        papc_mon.in_handler = 0;
         if (keep) {
             pthread_mutex_lock(&papc_mon.mu);
             append(&papc_mon.mbox, mm);
@@ -314,41 +365,14 @@ int papc_bg_ctx_send(papc_bg_ctx *ctx, int dest, int kind,
                           papc_mon.data);
 }
 
-int papc_bg_ctx_take(papc_bg_ctx *ctx, int source, int kind,
-                     papc_bg_msg *m) {
-    double nap = 5e-6;
-    for (;;) {
-        pthread_mutex_lock(&papc_mon.mu);
-        mbox_msg *mm = find(&papc_mon.mbox, ctx->epoch, source, kind);
-        if (!mm) mm = find(&papc_mon.pending, ctx->epoch, source, kind);
-        int quit = papc_mon.quit;
-        pthread_mutex_unlock(&papc_mon.mu);
-        if (mm) {
-            *m = mm->m;
-            free(mm);
-            return MPI_SUCCESS;
-        }
-        if (quit)
-            return papc_error(MPI_ERR_OTHER, "monitor stopped while a "
-                              "handler waited for a message");
-        if (papc_arr_poll()) nap = 5e-6;
-        else if ((nap *= 2) > 50e-6) nap = 50e-6;
-        papc_arr_idle_sleep(nap);
-    }
+void papc_bg_ctx_jobs(papc_bg_ctx *ctx, int kind, int open) {
+    (void)ctx;
+    if (kind < 1 || kind >= ARR_MAX_KIND) return;
+    papc_mon.jobs[kind] = open > 0 ? open : 0;
 }
 
-void papc_bg_ctx_keep(papc_bg_ctx *ctx, papc_bg_msg *m) {
-    (void)ctx;
-    mbox_msg *mm = malloc(sizeof *mm);
-    if (!mm) {
-        papc_bg_msg_free(m);
-        return;
-    }
-    mm->m = *m;
-    mm->seq = 0;
-    m->data = NULL;
-    pthread_mutex_lock(&papc_mon.mu);
-    append(&papc_mon.mbox, mm);
-    pthread_cond_broadcast(&papc_mon.cv);
-    pthread_mutex_unlock(&papc_mon.mu);
+int papc_arr_jobs_open(void) {
+    for (int k = 1; k < ARR_MAX_KIND; k++)
+        if (papc_mon.jobs[k]) return 1;
+    return 0;
 }

@@ -139,7 +139,7 @@ typedef struct papc_monitor {
     arr_slot *slots;          /* [mu] size * ARR_WINDOW */
     arr_decision *decisions;  /* [mu] */
     arr_epoch_rec *recs;      /* [mu] */
-    mbox_msg *mbox;           /* [mu] for the foreground / ctx_take */
+    mbox_msg *mbox;           /* [mu] for the foreground (papc_bg_take) */
     mbox_msg *pending;        /* [mu] waiting for their handler */
     uint64_t *send_seq;       /* [mu] per destination */
     arr_cmd cmdq[ARR_CMDQ];   /* [mu] */
@@ -149,7 +149,8 @@ typedef struct papc_monitor {
     int nsites, capsites;     /* [mu] */
     /* thread */
     send_req *sends;          /* [th] */
-    int in_handler;           /* [th] */
+    int jobs[ARR_MAX_KIND];   /* [th] open handler jobs per kind
+                                 (papc_bg_ctx_jobs); zeroed at start */
     double *err_log[ERR_N];   /* [mu] errors for papc_arrival_take_errors */
     int err_log_n[ERR_N], err_log_cap[ERR_N];
 } papc_monitor;
@@ -169,10 +170,11 @@ void papc_arr_command(int epoch, int pred, double remaining, double t);
 /* Thread-side: one round of receiving (ctl and data) and testing sends;
  * returns the number of things done.  Handlers are not run here. */
 int papc_arr_poll(void);
+/* Thread-side: 1 while the thread's own sends or receives are in flight. */
+int papc_arr_transfers(void);
 /* Thread-side: a non-blocking send whose buffer (malloc'ed) the monitor
  * frees when it completes. */
 int papc_arr_isend(void *buf, int bytes, int dest, int tag, MPI_Comm comm);
-void papc_arr_idle_sleep(double seconds);
 
 /* exchange.c */
 void papc_arr_on_ctl(int source, int tag, const double *msg);   /* [th] */
@@ -185,6 +187,8 @@ void papc_arr_free_decisions(void);
 /* channel.c */
 void papc_arr_on_data(int source, char *buf, int bytes);   /* [th] */
 int papc_arr_run_handlers(void);                           /* [th] */
+/* 1 while some handler job is open (papc_bg_ctx_jobs). */
+int papc_arr_jobs_open(void);                              /* [th] */
 void papc_arr_free_mailbox(void);
 /* Foreground, at exit: drop unclaimed messages of epochs before before. */
 void papc_arr_mailbox_gc(int before);

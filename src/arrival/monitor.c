@@ -12,7 +12,12 @@
  * that receivers stamp with their own clock, see exchange.c), and it never
  * busy-waits: it polls its receives (MPI_Improbe) and its command queue
  * and sleeps between polls, 20 us after activity doubling up to 1 ms when
- * idle (50 us while the foreground waits on the mailbox).
+ * idle; at most 20 us while the foreground waits on the mailbox, while
+ * the thread's own sends or receives are in flight (a background transfer
+ * over TCP is paced by how often its sender and receiver progress it) and
+ * while a handler job is open (papc_bg_ctx_jobs).  It never waits for
+ * anything else (channel.c: why that makes the background algorithms
+ * deadlock-free).
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,13 +44,6 @@ static int warned;
 #define NAP_WAITING 20e-6
 
 double papc_arr_now(void) { return MPI_Wtime(); }
-
-void papc_arr_idle_sleep(double seconds) {
-    struct timespec ts;
-    ts.tv_sec = (time_t)seconds;
-    ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
-    nanosleep(&ts, NULL);
-}
 
 static double env_double(const char *name, double dflt) {
     const char *s = getenv(name);
@@ -284,6 +282,8 @@ int papc_arr_poll(void) {
     return did + test_sends();
 }
 
+int papc_arr_transfers(void) { return papc_mon.sends != NULL || recvs != NULL; }
+
 /* ---- the thread ---- */
 
 static void send_estimate(const arr_cmd *cmd) {
@@ -364,7 +364,14 @@ static void *thread_main(void *arg) {
         }
         if (did) nap = NAP_MIN;
         else if ((nap *= 2) > NAP_MAX) nap = NAP_MAX;
-        if ((waiting || quit) && nap > NAP_WAITING) nap = NAP_WAITING;
+        /* Short naps while anyone waits on this thread: the foreground
+         * (mailbox), a transfer in flight (each poll progresses it: with
+         * 1 ms naps a multi-segment TCP transfer was paced at one segment
+         * per nap), an open handler job (the message moving it on is
+         * handled at once), shutdown. */
+        if ((waiting || quit || papc_arr_transfers() || papc_arr_jobs_open())
+            && nap > NAP_WAITING)
+            nap = NAP_WAITING;
         thread_nap(nap);
     }
     return NULL;
@@ -607,6 +614,7 @@ static int mon_start(MPI_Comm priv) {
     papc_mon.ncmd = 0;
     papc_mon.fg_waiting = 0;
     papc_mon.sends = NULL;
+    memset(papc_mon.jobs, 0, sizeof papc_mon.jobs);
     fin_ctl = fin_data = 0;
     served_gone = 0;
     papc_mon.served = priv;

@@ -12,19 +12,25 @@
  * collects while it still computes.  Every rank, at its call, sends a
  * HELLO (no data) to the root's mailbox -- the root to itself too, so a
  * root that arrives first starts the job.  The first HELLO of an epoch
- * runs the job in the root's monitor thread (bsls_serve; later HELLOs of
- * the epoch are consumed): for each rank in the monitor's order (skipping
- * the root) it sends a GO carrying the split offset and takes that rank's
- * first part before asking the next rank (the synchronisation of
- * linear_sync: one sender starts at a time), and the previous rank's
- * second part before asking the rank after (at most two senders' data in
- * flight, as linear_sync's overlap of a second part with the next turn);
- * it gives the parts to the foreground's mailbox (ctx_keep).  A sender
- * takes its GO from its mailbox and sends its part(s) to the root's
- * mailbox.  The root's call copies its own block, then takes the parts
- * from its mailbox in the order they came and unpacks them into recvbuf.
- * Without a background channel (a.bg == 0, the same on every rank) or
- * with P = 1, BSLS runs SLS.
+ * opens the epoch's job in the root's monitor thread (later HELLOs of the
+ * epoch are consumed): for each rank in the monitor's order (skipping the
+ * root) it sends a GO carrying the split offset, and it asks the next
+ * rank once that rank's first part has come and the previous rank's
+ * block is complete (the synchronisation of linear_sync: one sender
+ * starts at a time; at most two senders' data in flight, as linear_sync's
+ * overlap of a second part with the next turn).  The job is a state
+ * machine advanced by the handler of each PART (bsls_advance); no handler
+ * ever waits, so while a job waits for a late sender the monitor keeps
+ * serving every other message -- the relay of a BSBN scatter the late
+ * sender may still be in (issue 11: with a job that waited inside its
+ * handler, scatter BSBN followed by gather BSLS hung; the wait-for
+ * argument is in src/arrival/channel.c).  The PART handler leaves each
+ * part in the mailbox after counting it.  A sender takes its GO from its
+ * mailbox and sends its part(s) to the root's mailbox.  The root's call
+ * copies its own block, then takes the parts from its mailbox in the
+ * order they came and unpacks them into recvbuf.  Without a background
+ * channel (a.bg == 0, the same on every rank) or with P = 1, BSLS runs
+ * SLS.
  *
  * BSLS split.  The job may start before the root's call, when the root's
  * recvtype is not known, so the split is first_segment bytes as such
@@ -60,11 +66,10 @@
  *     does not know before the root's call).
  * (4) As linear_sync, the root copies its own block after the loop (SLS)
  *     or first (BSLS); the paper places it in the loop.
- * (5) The job holds the parts back from the foreground until it has taken
- *     them (a handler for PAPC_BG_BSLS_PART keeps arriving parts out of
- *     the mailbox): were parts delivered to the mailbox at once, the
- *     root's call could take a one-part block before the job does and
- *     leave the job waiting for it forever. */
+ * (5) Fig. 10's background loop waits (lines 5-9); here it is a state
+ *     machine advanced by message handlers, because the monitor thread
+ *     that runs it also serves every other background call of its process
+ *     and must never wait (see above). */
 #include <stdlib.h>
 #include <string.h>
 #include "../coll.h"
@@ -93,89 +98,179 @@ int papc_gather_sorted_linear_sync(const papc_call *c) {
  * byte offset of the part in the block, hdr[1] = the block's bytes. */
 enum { HDR_OFFSET = 0, HDR_BLOCK = 1 };
 
-/* Which epochs' jobs have started.  Jobs start in epoch order: a sender
- * enters epoch e+1 only after job e took its part, and handlers run one at
- * a time, so job e has started before any HELLO of a later epoch comes.
- * A HELLO starts a job iff its epoch is past the last started one; a late
- * HELLO (the root's own, when a sender's came first, possibly many epochs
- * later when the senders run ahead of a slow root) is ignored.  A table
- * counting HELLOs per epoch, bounded in size, once evicted an epoch whose
- * root HELLO had not come yet when senders ran ahead, and the late HELLO
- * then started a second job for it, which waited forever. */
-static int bsls_last_epoch = -1, bsls_instance = -1;
+/* The root job of one epoch: a state machine that only handlers touch
+ * (the root's monitor thread), never waiting in between.
+ *   order[k]   the ranks in the order they are asked (the monitor's local
+ *              order when the job starts; the root is skipped);
+ *   next       index in order of the next rank to ask;
+ *   cur, prev  the rank asked last and the one asked before it (-1);
+ *   seen[r]    a part of r came (its first: a sender's parts come in the
+ *              order it sent them, see below);
+ *   got[r], block[r]  bytes of r's parts seen, r's block bytes;
+ *   left       senders whose block is not complete.
+ * The next GO goes out when cur's first part has come and prev's block is
+ * complete: one sender starts at a time (linear_sync's synchronisation),
+ * and at most two senders' data are in flight (cur's second part overlaps
+ * the next rank's turn).  The job ends (is freed) when every block is
+ * complete.  A sender's parts come in order: it sends them one after the
+ * other on the same comm and tag (MPI's non-overtaking order), the
+ * monitor hands messages on in matching order per source, and handlers
+ * run in that order. */
+typedef struct bsls_job {
+    struct bsls_job *next;
+    int epoch, size, me;
+    int *order;
+    int next_k, cur, prev, left;
+    int64_t split;
+    char *seen;
+    int64_t *got, *block;
+} bsls_job;
 
-static int bsls_first_hello(const papc_bg_ctx *ctx) {
-    int e = papc_bg_ctx_epoch(ctx), inst = papc_bg_ctx_instance(ctx);
-    if (inst != bsls_instance) { /* the monitor restarted: epochs from 0 */
-        bsls_instance = inst;
-        bsls_last_epoch = -1;
-    }
-    if (e <= bsls_last_epoch) return 0;
-    bsls_last_epoch = e;
-    return 1;
+/* [monitor thread] open jobs, newest first; the instance they belong to */
+static bsls_job *bsls_jobs;
+static int bsls_njobs, bsls_instance = -1;
+
+/* Which epochs' jobs have started.  Jobs start in epoch order: a sender
+ * enters epoch e+1 only after it sent its part(s) of e, which came after
+ * job e's GO to it, so job e started before any HELLO of a later epoch
+ * comes.  A HELLO starts a job iff its epoch is past the last started one;
+ * a late HELLO (the root's own, when a sender's came first, possibly many
+ * epochs later when the senders run ahead of a slow root) is ignored.  A
+ * table counting HELLOs per epoch, bounded in size, once evicted an epoch
+ * whose root HELLO had not come yet when senders ran ahead, and the late
+ * HELLO then started a second job for it, which waited forever.
+ * Any number of jobs may be open at once, each advancing on its own
+ * epoch's parts: senders that arrive early run ahead of a late one through
+ * many epochs, each epoch's job asking them first and then waiting for the
+ * late sender.  A job is freed only when complete (or when the monitor
+ * restarts): dropping "old" open jobs (once tried, at 64 epochs behind)
+ * hung every epoch whose job was dropped before its late sender came.  A
+ * job stays open forever only when a sender never sends its part, and then
+ * the root's call hangs anyway. */
+static int bsls_last_epoch = -1;
+
+static void bsls_job_free(bsls_job *j) {
+    free(j->order);
+    free(j->seen);
+    free(j->got);
+    free(j->block);
+    free(j);
 }
 
-/* The job: GO to each rank in the monitor's order, and its first part
- * taken before the next rank is asked; a rank's second part is taken
- * before the rank after the next is asked (at most two senders' data in
- * flight).  Taken parts go to the foreground's mailbox (ctx_keep), a
- * first part only together with its second: a kept part sits in the
- * mailbox, where the job's own ctx_take for the second part would find it
- * again. */
-static int bsls_serve(papc_bg_ctx *ctx, papc_bg_msg *hello) {
-    int size = papc_bg_ctx_size(ctx), me = papc_bg_ctx_rank(ctx);
-    int first = bsls_first_hello(ctx);
+static void bsls_unlink(bsls_job *j) {
+    for (bsls_job **p = &bsls_jobs; *p; p = &(*p)->next)
+        if (*p == j) {
+            *p = j->next;
+            bsls_njobs--;
+            return;
+        }
+}
+
+/* A new monitor instance: epochs start again at 0, old jobs are void. */
+static void bsls_check_instance(papc_bg_ctx *ctx) {
+    int inst = papc_bg_ctx_instance(ctx);
+    if (inst == bsls_instance) return;
+    bsls_instance = inst;
+    bsls_last_epoch = -1;
+    while (bsls_jobs) {
+        bsls_job *j = bsls_jobs;
+        bsls_jobs = j->next;
+        bsls_job_free(j);
+    }
+    bsls_njobs = 0;
+}
+
+static bsls_job *bsls_find(int epoch) {
+    for (bsls_job *j = bsls_jobs; j; j = j->next)
+        if (j->epoch == epoch) return j;
+    return NULL;
+}
+
+static int bsls_complete(const bsls_job *j, int r) {
+    return j->seen[r] && j->got[r] >= j->block[r];
+}
+
+/* Sends every GO the state allows now; never waits. */
+static void bsls_advance(papc_bg_ctx *ctx, bsls_job *j) {
+    for (;;) {
+        if (j->cur >= 0 && !j->seen[j->cur]) return;
+        if (j->prev >= 0 && !bsls_complete(j, j->prev)) return;
+        while (j->next_k < j->size && j->order[j->next_k] == j->me)
+            j->next_k++;
+        if (j->next_k == j->size) return;
+        int r = j->order[j->next_k++];
+        int64_t go[4] = {j->split, 0, 0, 0};
+        /* A failed MPI_Isend in the monitor leaves r (and the root's call)
+         * waiting, as any lost message would; nothing better to do here. */
+        if (papc_bg_ctx_send(ctx, r, PAPC_BG_BSLS_GO, go, NULL, 0) !=
+            MPI_SUCCESS)
+            return;
+        j->prev = j->cur;
+        j->cur = r;
+    }
+}
+
+/* HELLO: the first of an epoch opens its job and sends the first GO. */
+static int bsls_on_hello(papc_bg_ctx *ctx, papc_bg_msg *hello) {
     papc_bg_msg_free(hello);
-    if (!first || size == 1) return 0;
-    int *order = malloc((size_t)size * sizeof *order);
-    if (order) papc_bg_ctx_order(ctx, order); /* else rank order */
+    bsls_check_instance(ctx);
+    int e = papc_bg_ctx_epoch(ctx), size = papc_bg_ctx_size(ctx);
+    if (e <= bsls_last_epoch || size == 1) return 0;
+    bsls_last_epoch = e;
+    bsls_job *j = calloc(1, sizeof *j);
+    if (j) {
+        j->order = malloc((size_t)size * sizeof *j->order);
+        j->seen = calloc((size_t)size, 1);
+        j->got = calloc((size_t)size, sizeof *j->got);
+        j->block = calloc((size_t)size, sizeof *j->block);
+    }
+    if (!j || !j->order || !j->seen || !j->got || !j->block) {
+        /* Cannot happen in practice; the senders would wait for their GO
+         * and the root's call for their parts. */
+        if (j) bsls_job_free(j);
+        return 0;
+    }
+    j->epoch = e;
+    j->size = size;
+    j->me = papc_bg_ctx_rank(ctx);
+    papc_bg_ctx_order(ctx, j->order);
     size_t fs = papc_env_size("PAPC_GATHER_FIRST_SEGMENT",
                               BSLS_DEFAULT_FIRST_SEGMENT);
-    int64_t go[4] = {fs == 0 ? PAPC_LS_ONE_PART : (int64_t)fs, 0, 0, 0};
-    papc_bg_msg held;  /* the previous rank's first part, when has_held */
-    int prev = -1, has_held = 0, rc = MPI_SUCCESS;
-    for (int k = 0; k <= size && rc == MPI_SUCCESS; k++) {
-        int r = k == size ? -1 : order ? order[k] : k;
-        papc_bg_msg a, b;
-        if (r == me) continue;
-        if (r >= 0) {
-            rc = papc_bg_ctx_send(ctx, r, PAPC_BG_BSLS_GO, go, NULL, 0);
-            if (rc == MPI_SUCCESS)
-                rc = papc_bg_ctx_take(ctx, r, PAPC_BG_BSLS_PART, &a);
-            if (rc != MPI_SUCCESS) break;
-        }
-        if (has_held) {
-            rc = papc_bg_ctx_take(ctx, prev, PAPC_BG_BSLS_PART, &b);
-            papc_bg_ctx_keep(ctx, &held);
-            has_held = 0;
-            if (rc == MPI_SUCCESS) papc_bg_ctx_keep(ctx, &b);
-        }
-        if (r < 0) break;
-        if (a.bytes < a.hdr[HDR_BLOCK]) { /* a second part follows */
-            held = a;
-            has_held = 1;
-            prev = r;
-        } else {
-            papc_bg_ctx_keep(ctx, &a);
-        }
-    }
-    if (has_held) papc_bg_msg_free(&held);
-    free(order);
+    j->split = fs == 0 ? PAPC_LS_ONE_PART : (int64_t)fs;
+    j->cur = j->prev = -1;
+    j->left = size - 1;
+    j->next = bsls_jobs;
+    bsls_jobs = j;
+    bsls_njobs++;
+    bsls_advance(ctx, j);
+    papc_bg_ctx_jobs(ctx, PAPC_BG_BSLS_HELLO, bsls_njobs);
     return 0;
 }
 
-/* Parts go to the pending queue of handlers, not straight to the mailbox,
- * so the foreground cannot take one before the job has (the job's
- * ctx_take finds them there); the job gives each back with ctx_keep.  A
- * part the job did not take (cannot happen) still reaches the mailbox. */
-static int bsls_hold_part(papc_bg_ctx *ctx, papc_bg_msg *m) {
-    (void)ctx; (void)m;
+/* PART: moves its epoch's job on, then leaves the part in the mailbox for
+ * the root's call.  The job only counts bytes; the call unpacks. */
+static int bsls_on_part(papc_bg_ctx *ctx, papc_bg_msg *m) {
+    bsls_check_instance(ctx);
+    bsls_job *j = bsls_find(m->epoch);
+    int r = m->source;
+    if (!j || r < 0 || r >= j->size || r == j->me || bsls_complete(j, r))
+        return 1; /* not the job's to count: the call will judge it */
+    j->seen[r] = 1;
+    j->block[r] = m->hdr[HDR_BLOCK];
+    j->got[r] += m->bytes;
+    if (bsls_complete(j, r)) j->left--;
+    bsls_advance(ctx, j);
+    if (j->left == 0) {
+        bsls_unlink(j);
+        bsls_job_free(j);
+    }
+    papc_bg_ctx_jobs(ctx, PAPC_BG_BSLS_HELLO, bsls_njobs);
     return 1;
 }
 
 __attribute__((constructor)) static void bsls_register(void) {
-    papc_bg_register(PAPC_BG_BSLS_HELLO, bsls_serve);
-    papc_bg_register(PAPC_BG_BSLS_PART, bsls_hold_part);
+    papc_bg_register(PAPC_BG_BSLS_HELLO, bsls_on_hello);
+    papc_bg_register(PAPC_BG_BSLS_PART, bsls_on_part);
 }
 
 /* ---- BSLS: the senders ---- */
