@@ -19,6 +19,10 @@ size_t papc_env_size(const char *name, size_t dflt) {
     return (size_t)x;
 }
 
+size_t papc_pipeline_max_segment(void) {
+    return papc_env_size("PAPC_PIPELINE_MAX_SEGMENT", 64512);
+}
+
 /* ---- argument checks; each returns MPI_SUCCESS or an error class ---- */
 
 int papc_check_comm(MPI_Comm comm, int *rank, int *size) {

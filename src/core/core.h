@@ -174,4 +174,12 @@ int papc_check_comm(MPI_Comm comm, int *rank, int *size);
 /* ---- tuning (call.c) ---- */
 size_t papc_env_size(const char *name, size_t dflt);
 
+/* The largest segment a model-sized pipeline (SLT, Clairvoyant) may cut:
+ * PAPC_PIPELINE_MAX_SEGMENT bytes (0: no bound), default 64,512, just under
+ * the 64 KiB eager limit of Open MPI's TCP transport (btl_tcp_eager_limit,
+ * header included).  Above it every segment pays a rendezvous handshake the Hockney
+ * model does not see, and on a loaded machine a chain of hundreds of
+ * handshakes stalled for seconds (docs/performance.md, issue 11). */
+size_t papc_pipeline_max_segment(void);
+
 #endif /* PAPC_CORE_H */

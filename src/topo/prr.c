@@ -172,7 +172,7 @@ static double root2(double x) {
  * smallest at S = sqrt((2P - 3) n (beta + gamma) / alpha), capped at
  * 65536 (a model fit gone wrong must not allocate a huge schedule). */
 int papc_slt_segments(int P, int count, double elem_bytes, double alpha,
-                      double beta, double gamma) {
+                      double beta, double gamma, double max_seg_bytes) {
     if (count <= 0) return 1;
     double s = 0.0;
     if (P > 1 && alpha > 0.0 && isfinite(alpha))
@@ -181,6 +181,11 @@ int papc_slt_segments(int P, int count, double elem_bytes, double alpha,
     if (!(s < 65536.0)) s = 65536.0;  /* NaN or silly: bounded schedule */
     long S = (long)(s + 0.5);
     if (S < P) S = P;
+    if (max_seg_bytes > 0.0 && isfinite(elem_bytes)) {
+        double eager = ceil((double)count * elem_bytes / max_seg_bytes);
+        if (eager > 65536.0) eager = 65536.0;
+        if (S < (long)eager) S = (long)eager;
+    }
     if (S > count) S = count;
     return S < 1 ? 1 : (int)S;
 }

@@ -78,10 +78,11 @@ int papc_prr_schedule(int P, const int *k, int id, papc_seg_step *steps);
  * the Hockney model (alpha per message, beta per byte sent, gamma per
  * byte reduced): minimises (D + S - 1)(alpha + n (beta + gamma) / S) with
  * D = 2P - 2 pipeline stages, i.e. S = sqrt((2P - 3) n (beta + gamma) /
- * alpha), at most 65536; at least P (the paper's choice), at most count,
- * at least 1. */
+ * alpha), at most 65536; at least P (the paper's choice), at least enough
+ * that no segment exceeds max_seg_bytes (0: no bound; the transport's
+ * eager limit, see papc_pipeline_max_segment), at most count, at least 1. */
 int papc_slt_segments(int P, int count, double elem_bytes, double alpha,
-                      double beta, double gamma);
+                      double beta, double gamma, double max_seg_bytes);
 
 /* The schedule of process id with S segments; returns the step count. */
 int papc_slt_schedule(int P, int S, int id, papc_seg_step *steps);

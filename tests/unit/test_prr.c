@@ -595,16 +595,25 @@ static void test_slt_segments(void **state) {
     (void)state;
     /* 1 Mi floats, P = 8, alpha 1 us, beta + gamma 0.5 ns/B:
      * sqrt(13 * 4 Mi * 5e-10 / 1e-6) = 165.1 */
-    assert_int_equal(papc_slt_segments(8, 1 << 20, 4.0, 1e-6, 3e-10, 2e-10),
+    assert_int_equal(papc_slt_segments(8, 1 << 20, 4.0, 1e-6, 3e-10, 2e-10, 0),
                      165);
-    assert_int_equal(papc_slt_segments(8, 100, 4.0, 1e-3, 1e-10, 0), 8);
-    assert_int_equal(papc_slt_segments(8, 5, 4.0, 1e-6, 1e-9, 1e-9), 5);
-    assert_int_equal(papc_slt_segments(8, 0, 4.0, 1e-6, 1e-9, 1e-9), 1);
-    assert_int_equal(papc_slt_segments(1, 1000, 4.0, 1e-6, 1e-9, 1e-9), 1);
-    assert_int_equal(papc_slt_segments(4, 1000, 4.0, 0.0, 1e-9, 1e-9), 4);
-    assert_int_equal(papc_slt_segments(4, 1000, 4.0, NAN, NAN, NAN), 4);
-    assert_int_equal(papc_slt_segments(4, 1 << 30, 1e6, 1e-9, 1.0, 1.0),
+    assert_int_equal(papc_slt_segments(8, 100, 4.0, 1e-3, 1e-10, 0, 0), 8);
+    assert_int_equal(papc_slt_segments(8, 5, 4.0, 1e-6, 1e-9, 1e-9, 0), 5);
+    assert_int_equal(papc_slt_segments(8, 0, 4.0, 1e-6, 1e-9, 1e-9, 0), 1);
+    assert_int_equal(papc_slt_segments(1, 1000, 4.0, 1e-6, 1e-9, 1e-9, 0), 1);
+    assert_int_equal(papc_slt_segments(4, 1000, 4.0, 0.0, 1e-9, 1e-9, 0), 4);
+    assert_int_equal(papc_slt_segments(4, 1000, 4.0, NAN, NAN, NAN, 0), 4);
+    assert_int_equal(papc_slt_segments(4, 1 << 30, 1e6, 1e-9, 1.0, 1.0, 0),
                      65536);                  /* capped */
+    /* 2 Mi floats, P = 8, alpha 100 us, beta + gamma 9.5 ns/B: the model
+     * gives 102 segments of 80 KiB; a 64,512-byte bound asks for 131. */
+    assert_int_equal(papc_slt_segments(8, 1 << 21, 4.0, 1e-4, 9e-9, 5e-10,
+                                       0), 102);
+    assert_int_equal(papc_slt_segments(8, 1 << 21, 4.0, 1e-4, 9e-9, 5e-10,
+                                       64512), 131);
+    /* The bound never cuts below one element nor past count. */
+    assert_int_equal(papc_slt_segments(8, 100, 1e6, 1e-4, 9e-9, 5e-10,
+                                       64512), 100);
 }
 
 /* ---- tests: knobs ------------------------------------------------------ */

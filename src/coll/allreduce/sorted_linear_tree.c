@@ -21,7 +21,11 @@
  *  - segment count: the paper uses P segments; here S minimises the
  *    pipeline time above under the agreed Hockney model (a.alpha, a.beta,
  *    a.gamma): S = sqrt((2P - 3) n (beta + gamma) / alpha), at least P (the
- *    paper's count), at most count (whole elements), see
+ *    paper's count), at most count (whole elements), and enough that no
+ *    segment exceeds the eager limit (papc_pipeline_max_segment: above it
+ *    each hop adds a rendezvous handshake; with another CPU-bound process
+ *    on the emulated cluster, 110 segments of 76 KiB took 957 ms median
+ *    and 2.5 s worst where 227 of 37 KiB took 172 ms), see
  *    papc_slt_segments in src/topo/prr.c.  (2P - 3 counts the override
  *    chain too; the reduce chain alone, (P - 1 + S)(alpha + n beta / S),
  *    gives sqrt((P - 1) n beta / alpha).)
@@ -59,7 +63,8 @@ static int run_slt(const papc_call *c, const papc_arrival *a) {
     int P = c->size, id = -1;
     int S = papc_slt_segments(P, c->sendcount,
                               (double)papc_type_size(c->sendtype), a->alpha,
-                              a->beta, a->gamma);
+                              a->beta, a->gamma,
+                              (double)papc_pipeline_max_segment());
     int *order = malloc((size_t)P * sizeof *order);
     double *arrival = malloc((size_t)P * sizeof *arrival);
     papc_seg_step *steps = malloc((size_t)PAPC_SLT_MAX_STEPS(S) *

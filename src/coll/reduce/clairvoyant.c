@@ -93,6 +93,10 @@ static int model_segments(const papc_arrival *a, double bytes, int P) {
     double n = sqrt(L * bytes * b / al);
     if (!isfinite(n)) return 0;
     if (n < 1) n = 1;
+    /* No segment above the eager limit: a rendezvous per segment is a
+     * cost the model does not see (papc_pipeline_max_segment). */
+    double eager = (double)papc_pipeline_max_segment();
+    if (eager > 0 && n < ceil(bytes / eager)) n = ceil(bytes / eager);
     if (n > PAPC_CLV_MAX_SEGMENTS) n = PAPC_CLV_MAX_SEGMENTS;
     return (int)lround(n);
 }
