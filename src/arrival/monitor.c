@@ -121,7 +121,7 @@ int papc_arr_served(const papc_call *c, int *served) {
     mine[1] = !papc_mon.running && !papc_mon.no_thread &&
               !papc_mon.user_finalized && cmp == MPI_CONGRUENT &&
               !(getenv("PAPC_MONITOR") && !strcmp(getenv("PAPC_MONITOR"), "0"));
-    PAPC_CHECK(MPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_INT, MPI_MIN,
+    PAPC_CHECK(PMPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_INT, MPI_MIN,
                              c->comm));
     if (mine[1]) {
         int rc = mon_start(c->comm);
@@ -457,12 +457,12 @@ static int fit_model(MPI_Comm comm, int rank, int size) {
     double m[5] = {0.8e-6, 1.3e-10, 2.5e-10, 0.8e-6, 1.3e-10};
     char *b = size > 1 ? calloc(2, FIT_BIG) : NULL;
     int ok = size == 1 || b != NULL, all_ok = 0;
-    PAPC_CHECK(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
+    PAPC_CHECK(PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
     if (!all_ok) {
         free(b);
         return papc_error(MPI_ERR_NO_MEM, "model fit");
     }
-    PAPC_CHECK(MPI_Barrier(comm));
+    PAPC_CHECK(PMPI_Barrier(comm));
     if (size > 1 && rank < 2) {
         double tmin[2];
         fit_times(comm, 1 - rank, rank == 0, 0, b, tmin);
@@ -480,10 +480,10 @@ static int fit_model(MPI_Comm comm, int rank, int size) {
             m[2] = g / (FIT_BIG / 2);
         }
     }
-    PAPC_CHECK(MPI_Bcast(m, 3, MPI_DOUBLE, 0, comm));
+    PAPC_CHECK(PMPI_Bcast(m, 3, MPI_DOUBLE, 0, comm));
     double busy[2] = {0, 0};
     if (size > 1) {
-        PAPC_CHECK(MPI_Barrier(comm));
+        PAPC_CHECK(PMPI_Barrier(comm));
         int peer = rank ^ 1;
         if (peer < size) {
             double tmin[2];
@@ -491,7 +491,7 @@ static int fit_model(MPI_Comm comm, int rank, int size) {
             busy[0] = tmin[0];
             busy[1] = fit_slope(tmin);
         }
-        PAPC_CHECK(MPI_Allreduce(MPI_IN_PLACE, busy, 2, MPI_DOUBLE, MPI_MAX,
+        PAPC_CHECK(PMPI_Allreduce(MPI_IN_PLACE, busy, 2, MPI_DOUBLE, MPI_MAX,
                                  comm));
         m[3] = busy[0] > m[0] ? busy[0] : m[0];
         m[4] = busy[1] > m[1] ? busy[1] : m[1];
@@ -559,7 +559,7 @@ static int mon_start(MPI_Comm priv) {
     int provided = MPI_THREAD_SINGLE, ok, rank, size;
     MPI_Query_thread(&provided);
     ok = provided == MPI_THREAD_MULTIPLE;
-    PAPC_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, priv));
+    PAPC_CHECK(PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, priv));
     MPI_Comm_rank(priv, &rank);
     MPI_Comm_size(priv, &size);
     if (!ok) {
@@ -597,7 +597,7 @@ static int mon_start(MPI_Comm priv) {
      * decide a collective step (a rank skipping it would hang the others). */
     const char *w = getenv("PAPC_WARMUP");
     int want = !(w && !strcmp(w, "0")), all = 0;
-    rc = MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, papc_mon.data);
+    rc = PMPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, papc_mon.data);
     if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "warm-up agreement");
     else if (all) rc = warm_up(papc_mon.data, rank, size);
     if (rc == MPI_SUCCESS) rc = fit_model(papc_mon.data, rank, size);

@@ -222,13 +222,13 @@ static int gather_text(const strbuf *b, MPI_Comm comm, char **all, int *len) {
         displs = malloc((size_t)size * sizeof *displs);
     }
     int ok = rank != 0 || (counts && displs);
-    MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
     if (!ok) {
         free(counts);
         free(displs);
         return papc_error(MPI_ERR_NO_MEM, "report");
     }
-    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
+    PMPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
     if (rank == 0) {
         for (int r = 0; r < size; r++) {
             displs[r] = *len;
@@ -236,7 +236,7 @@ static int gather_text(const strbuf *b, MPI_Comm comm, char **all, int *len) {
         }
         *all = malloc((size_t)*len + 1);
     }
-    MPI_Gatherv(b->s ? b->s : "", n, MPI_CHAR, *all, counts, displs,
+    PMPI_Gatherv(b->s ? b->s : "", n, MPI_CHAR, *all, counts, displs,
                 MPI_CHAR, 0, comm);
     if (*all) (*all)[*len] = 0;
     free(counts);
@@ -247,7 +247,7 @@ static int gather_text(const strbuf *b, MPI_Comm comm, char **all, int *len) {
 int papc_arr_report(void) {
     const char *file = papc_mon.rank == 0 ? getenv("PAPC_REPORT") : NULL;
     int want = file && *file;
-    MPI_Bcast(&want, 1, MPI_INT, 0, papc_mon.ctl);
+    PMPI_Bcast(&want, 1, MPI_INT, 0, papc_mon.ctl);
     if (!want) return MPI_SUCCESS;
     strbuf txt = {0}, csv = {0};
     format_sites(&txt, &csv);
