@@ -2,7 +2,7 @@
 # Installs what papcoll needs on Debian 12, only what is missing; quiet when
 # everything is there.  Usage: scripts/setup-deps.sh [extra packages...]
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libcmocka-dev
+pkgs=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libcmocka-dev gfortran
       python3 python3-matplotlib "$@")
 missing=()
 for p in "${pkgs[@]}"; do
