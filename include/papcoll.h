@@ -267,7 +267,12 @@ int papc_monitor_running(void);
  *                                       call's predictions); results never
  *                                       change.  Read when the monitor
  *                                       starts; the same on every rank.
- *   PAPC_MONITOR=0                      never start the monitor lazily.
+ *   PAPC_MONITOR=0                      never start the monitor lazily
+ *                                       (and the drop-in layer does not
+ *                                       ask MPI for MPI_THREAD_MULTIPLE).
+ *   PAPC_PMPI=0                         the drop-in layer libpapcoll-pmpi
+ *                                       passes every call to PMPI_* (read
+ *                                       once, at MPI_Init).
  *   PAPC_SLIN_WINDOW=<n>                scatter sorted_linear: sends the
  *                                       root keeps in flight (default 64;
  *                                       0 = the paper's blocking sends).
