@@ -241,14 +241,28 @@ static void run_intercomm(void) {
     MPI_Comm_free(&half);
 }
 
-/* A bad root: papcoll refuses it before starting, MPI answers. */
+static int handler_calls, handler_code;
+static void count_errors(MPI_Comm *comm, int *code, ...) {
+    (void)comm;
+    handler_calls++;
+    handler_code = *code;
+}
+
+/* A bad root: papcoll refuses it before starting, MPI answers: through the
+ * communicator's error handler, once, and the code comes back. */
 static void run_errors(void) {
     MPI_Comm c;
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
-    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    MPI_Errhandler eh;
+    MPI_Comm_create_errhandler(count_errors, &eh);
+    MPI_Comm_set_errhandler(c, eh);
     int v = 1, cls = MPI_SUCCESS;
     int rc = MPI_Bcast(&v, 1, MPI_INT, size + 3, c);
     MPI_Error_class(rc, &cls);
+    CHECK(handler_calls == 1 && handler_code == rc, "bad root: the error "
+          "handler ran %d times (code %d, returned %d)", handler_calls,
+          handler_code, rc);
+    MPI_Errhandler_free(&eh);
     CHECK(cls == MPI_ERR_ROOT, "bcast with root %d: error class %d, "
           "expected MPI_ERR_ROOT (%d)", size + 3, cls, MPI_ERR_ROOT);
     CHECK(v == 1, "bcast with a bad root changed the buffer");
