@@ -78,8 +78,10 @@ case $app in
             || { echo "SKIP: python3-mpi4py/numpy not installed"; exit 77; };;
 esac
 
+status=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/papc-app-$app-p$np.XXXXXX")
-[ "${PAPC_APPS_KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
+# Kept when the run fails (or PAPC_APPS_KEEP=1), for a look at the outputs.
+[ "${PAPC_APPS_KEEP:-0}" = 1 ] || trap '[ $status -ne 0 ] || rm -rf "$work"' EXIT
 cd "$work" || exit 1
 
 # The environment of the run under test: preload + forced algorithms.
@@ -114,10 +116,13 @@ case $spec in
       c=${pr%%=*}; a=${pr#*=}
       envargs+=(-x "PAPC_${c^^}_ALGORITHM=$a")
     done
-    [ -n "$forced" ] && echo "run-app.sh: $app P=$np forced: $forced";;
+    # PAPC_VERBOSE: papcoll says when a forced name is unknown (a bad spec,
+    # a failure here) or cannot serve a call (a non-commutative op: the
+    # default choice serves it, counted below).
+    [ -n "$forced" ] && { echo "run-app.sh: $app P=$np forced: $forced"
+                          envargs+=(-x PAPC_VERBOSE=1); };;
 esac
 
-status=0
 fail() { echo "run-app.sh: FAIL $app P=$np [$spec]: $*"; status=1; }
 
 case $app in
@@ -194,13 +199,14 @@ lammps)
   # with every bit (%.17g).
   sed -e 's/^thermo\([[:space:]]\+\)50/thermo\125\nthermo_modify\tformat float %.17g/' \
       /usr/share/lammps/examples/melt/in.melt > in.melt
-  "${mpirun[@]}" lmp -in in.melt -log none -echo none > native.out 2>&1 \
+  # Thermo rows are compared in the log files (stdout mixes in stderr).
+  "${mpirun[@]}" lmp -in in.melt -log native.log -echo none > native.out 2>&1 \
     || fail "native lmp exited $?"
   if [ "$spec" != native ]; then
-    "${mpirun[@]}" "${envargs[@]}" lmp -in in.melt -log none -echo none \
+    "${mpirun[@]}" "${envargs[@]}" lmp -in in.melt -log run.log -echo none \
       > run.out 2>&1 || fail "lmp exited $?"
     [ "$spec" = count ] && grep '^count-colls' run.out
-    $python "$here/thermo-compare.py" native.out run.out --rtol 1e-10 \
+    $python "$here/thermo-compare.py" native.log run.log --rtol 1e-10 \
       || fail "thermo output differs from native"
   else
     grep -Eq '^ +250 ' native.out || fail "native run did not reach step 250"
@@ -213,6 +219,12 @@ mpi4py)
   grep -q 'mpi4py_app: PASSED' run.out || fail "no PASSED";;
 esac
 
+if [ -f run.out ] && [ "$spec" != native ] && [ "$spec" != count ]; then
+  grep -m3 'is not a .* algorithm' run.out && fail "unknown algorithm name"
+  n=$(grep -c 'cannot serve this call' run.out)
+  [ "$n" -gt 0 ] && echo "run-app.sh: $n call(s) a forced algorithm could" \
+    "not serve (non-commutative op) ran papcoll's default choice"
+fi
 if [ $status -ne 0 ]; then
   echo "---- last lines of the run ($work) ----"; tail -15 run.out 2>/dev/null
 fi
