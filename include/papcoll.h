@@ -93,6 +93,14 @@ const char *papc_strerror(int err);
 /* The name of the algorithm the latest successful plain call of coll ran
  * on this thread ("binomial"), or NULL before any call. */
 const char *papc_last_algorithm(papc_collective coll);
+/* 1 when the latest collective call of this thread (plain or _alg) got
+ * past its checks and started its algorithm; 0 when it returned before:
+ * an argument papcoll refuses, an intercommunicator, MPI not initialized.
+ * A call that failed with 0 here sent nothing and left the buffers as they
+ * were (on every rank that passed the same arguments), so it can be handed
+ * to MPI unchanged: the drop-in layer (libpapcoll-pmpi) does so, to give
+ * the program MPI's own answer. */
+int papc_last_call_started(void);
 /* The MPI library papcoll was built with (MPI_Get_library_version). */
 const char *papc_mpi_library(void);
 

@@ -557,7 +557,9 @@ static void free_state(void) {
 /* Collective over priv. */
 static int mon_start(MPI_Comm priv) {
     int provided = MPI_THREAD_SINGLE, ok, rank, size;
-    MPI_Query_thread(&provided);
+    /* PMPI_: the drop-in layer reports the program's own level through
+     * MPI_Query_thread; the monitor needs MPI's. */
+    PMPI_Query_thread(&provided);
     ok = provided == MPI_THREAD_MULTIPLE;
     PAPC_CHECK(PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, priv));
     MPI_Comm_rank(priv, &rank);

@@ -145,6 +145,7 @@ static int check_vector(const int *counts, const int *displs, int size,
  * tags stay in step. */
 static int begin(papc_call *c, papc_collective coll, MPI_Comm comm) {
     unsigned seq;
+    papc_call_started = 0;
     memset(c, 0, sizeof *c);
     c->coll = coll;
     c->op = MPI_OP_NULL;

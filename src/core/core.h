@@ -71,6 +71,9 @@ int papc_check_named(const papc_call *c, const char *name,
                      const papc_alg_desc **out);
 /* Runs the call: explicit algorithm name (may be NULL for the plain call). */
 int papc_dispatch(papc_call *c, const char *explicit_name);
+/* 0 from the start of a call (begin) until dispatch hands it to the
+ * algorithm, then 1: papc_last_call_started() reads it. */
+extern _Thread_local int papc_call_started;
 
 /* ---- errors (error.c) ---- */
 /* Records a detailed message for this thread and returns cls. */

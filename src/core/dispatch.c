@@ -8,6 +8,9 @@
 #include "core.h"
 
 static _Thread_local const char *last_alg[PAPC_NUM_COLLECTIVES];
+_Thread_local int papc_call_started;
+
+int papc_last_call_started(void) { return papc_call_started; }
 
 const char *papc_last_algorithm(papc_collective coll) {
     if ((int)coll < 0 || coll >= PAPC_NUM_COLLECTIVES) return NULL;
@@ -112,6 +115,7 @@ int papc_dispatch(papc_call *c, const char *explicit_name) {
         if (!a || !papc_alg_can_run(a, c)) a = papc_registry_row(c->coll, 0);
     }
     c->algorithm = a->info.name;
+    papc_call_started = 1;
     int rc = a->run(c);
     if (rc == MPI_SUCCESS) last_alg[c->coll] = a->info.name;
     return rc;
