@@ -1,4 +1,4 @@
-/* report_prog.c — the finalize report's test program (PAPC_REPORT, issue 13
+/* test_pmpi_report.c — the finalize report's test program (PAPC_REPORT, issue 13
  * item 5), run under libpapcoll-pmpi.so: two call sites, an allreduce in a
  * loop (REPORT_ALLREDUCE_CALLS calls; the last rank sleeps
  * REPORT_SLEEP_MS before each) and a bcast (REPORT_BCAST_CALLS calls). */
