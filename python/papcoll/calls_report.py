@@ -38,7 +38,8 @@ def _sites(table):
 
 
 def _label(r):
-    return "%s @ %s" % (r["collective"], r["site"])
+    src = r.get("source")
+    return "%s @ %s" % (r["collective"], src if src else r["site"])
 
 
 def table_lines(rows):

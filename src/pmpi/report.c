@@ -43,10 +43,12 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <papcoll.h>
 #include "pmpi.h"
 
@@ -245,6 +247,55 @@ static void site_name(const rep_site *s, char *out, size_t n) {
     }
 }
 
+/* Source line of a site of rank 0's (by its name), with addr2line at
+ * finalize, rank 0 only: "function file:line", or "" (no addr2line, no
+ * debug information, or not a site of rank 0's). */
+static void site_source(const char *name, int coll, char *out, size_t n) {
+    out[0] = 0;
+    for (int i = 0; i < nsites; i++) {
+        char nm[NAME_N];
+        if (sites[i].coll != coll) continue;
+        site_name(&sites[i], nm, sizeof nm);
+        if (strcmp(nm, name)) continue;
+        Dl_info di;
+        if (!dladdr(sites[i].ra, &di) || !di.dli_fname || !di.dli_fbase)
+            return;
+        const char *path = di.dli_fname;
+        char self[4096];
+        if (!*path) { /* the program itself */
+            ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+            if (k <= 0) return;
+            self[k] = 0;
+            path = self;
+        }
+        if (strchr(path, '\'')) return;
+        /* The call instruction (ra - 1): relative to the object's base,
+         * absolute in a non-PIE executable. */
+        const ElfW(Ehdr) *eh = di.dli_fbase;
+        unsigned long a = (unsigned long)((char *)sites[i].ra - 1);
+        if (eh->e_type != ET_EXEC) a -= (unsigned long)di.dli_fbase;
+        char cmd[4200];
+        snprintf(cmd, sizeof cmd, "addr2line -f -C -e '%s' 0x%lx 2>/dev/null",
+                 path, a);
+        FILE *p = popen(cmd, "r");
+        if (!p) return;
+        char fn[256] = "", fl[512] = "";
+        if (fgets(fn, sizeof fn, p) && fgets(fl, sizeof fl, p)) {
+            fn[strcspn(fn, "\n")] = 0;
+            fl[strcspn(fl, "\n")] = 0;
+            const char *b = strrchr(fl, '/');
+            if (strncmp(fl, "??", 2))
+                snprintf(out, n, "%s %s", fn, b ? b + 1 : fl);
+            else if (strcmp(fn, "??"))
+                snprintf(out, n, "%s", fn);
+        }
+        pclose(p);
+        for (char *c = out; *c; c++)
+            if (*c == '"' || *c == ',') *c = ' ';
+        return;
+    }
+}
+
 /* Per rank: long long nsites (8 bytes: keeps what follows aligned), then per site a packed_site and nring doubles. */
 static char *pack(int *len) {
     long long n = nsites + (sites[PAPC_REP_SITES].calls ? 1 : 0);
@@ -336,7 +387,7 @@ static void write_report(char *all, const int *displs, int size) {
                            "MPI_Init");
     fprintf(g, "collective,site,ranks,calls,calls_match,bytes_per_call,"
             "algorithms,time_mean_ms,time_max_ms,spread_n,spread_mean_ms,"
-            "spread_max_ms,last_rank:count\n");
+            "spread_max_ms,last_rank:count,source\n");
     int *idx = malloc((size_t)size * sizeof *idx);
     long *last = calloc((size_t)size, sizeof *last);
     int *used = calloc((size_t)size, sizeof *used);
@@ -410,7 +461,10 @@ static void write_report(char *all, const int *displs, int size) {
             const char *cname =
                 key->coll >= 0 ? papc_collective_name((papc_collective)key->coll)
                                : "other";
-            fprintf(f, "%s at %s\n", cname, key->name);
+            char src[800];
+            site_source(key->name, key->coll, src, sizeof src);
+            fprintf(f, "%s at %s%s%s\n", cname, key->name,
+                    src[0] ? ": " : "", src);
             fprintf(f, "  ranks %d of %d, calls %ld%s   bytes/call %.0f   "
                     "algorithm: %s\n", nr, size, calls,
                     match ? "" : " (mismatch: not the same on every rank)",
@@ -441,7 +495,7 @@ static void write_report(char *all, const int *displs, int size) {
                 shown++;
             }
             fprintf(f, "%s\n\n", shown ? "" : "-");
-            fprintf(g, "\n");
+            fprintf(g, ",\"%s\"\n", src);
             nout++;
         }
     if (!nout) fprintf(f, "no intercepted collective calls\n");

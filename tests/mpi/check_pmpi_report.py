@@ -13,11 +13,14 @@ usage: check_pmpi_report.py PAPC_RUN MPIEXEC NP PROGRAM PAPC_REPORT
 """
 import csv
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 
 ALLREDUCE_CALLS, BCAST_CALLS, SLEEP_MS = 20, 5, 5.0
+prog_src = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "test_pmpi_report.c")
 
 
 def fail(msg):
@@ -75,6 +78,16 @@ def main(argv):
                 ("algorithm: " + alg[coll]) not in text:
             fail("%s: algorithms %r, expected %r"
                  % (coll, row["algorithms"], alg[coll]))
+    if shutil.which("addr2line"):  # the program is built with -g
+        for coll, line in (("allreduce", "MPI_Allreduce"),
+                           ("bcast", "MPI_Bcast")):
+            src = by[coll]["source"]
+            if not src.startswith("main test_pmpi_report.c:"):
+                fail("%s: source %r" % (coll, src))
+            n = int(src.rsplit(":", 1)[1])
+            lines = open(prog_src).read().splitlines()
+            if line not in lines[n - 1]:
+                fail("%s: line %d is %r" % (coll, n, lines[n - 1]))
     if len(rows) != 2:
         fail("%d sites in the CSV, expected 2" % len(rows))
     a = by["allreduce"]
@@ -107,6 +120,7 @@ def main(argv):
     sys.stdout.write(r.stdout)
     if r.returncode or "allreduce" not in r.stdout:
         fail("papc-report calls failed (%d)" % r.returncode)
+    shutil.rmtree(tmp, ignore_errors=True)
     print("report OK")
 
 
