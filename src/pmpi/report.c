@@ -8,10 +8,12 @@
  *
  *   - its site: the collective and the return address of the program's
  *     MPI_* call, symbolized with dladdr as "function+0xoff (object)", or
- *     "object+0xoff" when the symbol is not exported (link the program
- *     with -rdynamic for names; `addr2line -e object 0xoff` gives file and
- *     line).  Sites are matched across ranks by this text and the
- *     collective, never by the raw address (address-space randomization);
+ *     "object+0xoff" when the symbol is not exported (a program not linked
+ *     with -rdynamic).  Sites are matched across ranks by this text and
+ *     the collective, never by the raw address (address-space
+ *     randomization).  At finalize rank 0 adds, for its own sites, the
+ *     function and file:line from `addr2line` (when installed and the
+ *     object has debug information);
  *   - bytes per call: this rank's send payload + receive payload as the
  *     arguments describe them (count x type size; a rooted call's root
  *     counts the P blocks; MPI_IN_PLACE counts no send);
