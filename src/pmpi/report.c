@@ -47,6 +47,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,8 @@ static char report_file[4096];
 static double clock_offset; /* add to MPI_Wtime: rank 0's time base */
 static int wtime_global;
 static MPI_Comm rep_comm = MPI_COMM_NULL;
+/* Programs may call collectives from several threads (MPI_THREAD_MULTIPLE). */
+static pthread_mutex_t rep_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- at MPI_Init ---- */
 
@@ -198,16 +201,17 @@ static rep_site *find_site(void *ra, int coll) {
 
 void papc_pmpi_report_leave(void *ra, int coll, double t0, double bytes) {
     double t1 = PMPI_Wtime();
+    const char *a = papc_last_call_started()
+                        ? papc_last_algorithm((papc_collective)coll)
+                        : "MPI";
+    if (!a) a = "?";
+    pthread_mutex_lock(&rep_mu);
     rep_site *s = find_site(ra, coll);
     if (s->ring) s->ring[s->calls % PAPC_REP_RING] = t0 + clock_offset;
     s->calls++;
     s->bytes += bytes;
     s->tsum += t1 - t0;
     if (t1 - t0 > s->tmax) s->tmax = t1 - t0;
-    const char *a = papc_last_call_started()
-                        ? papc_last_algorithm((papc_collective)coll)
-                        : "MPI";
-    if (!a) a = "?";
     for (int i = 0; i < 4; i++) {
         if (s->algs[i] == a || (s->algs[i] && !strcmp(s->algs[i], a))) break;
         if (!s->algs[i]) {
@@ -215,6 +219,7 @@ void papc_pmpi_report_leave(void *ra, int coll, double t0, double bytes) {
             break;
         }
     }
+    pthread_mutex_unlock(&rep_mu);
 }
 
 /* ---- at MPI_Finalize ---- */
