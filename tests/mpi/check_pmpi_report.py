@@ -93,12 +93,15 @@ def main(argv):
     a = by["allreduce"]
     if int(a["spread_n"]) != ALLREDUCE_CALLS:
         fail("allreduce: %s calls matched" % a["spread_n"])
+    # Every call: rank P-1 enters >= SLEEP_MS after its exit from the previous
+    # call, the others at once; on a loaded 2-core machine another rank can
+    # be descheduled for as long, hence the margins on mean and count.
     if float(a["spread_max_ms"]) < SLEEP_MS or \
-            float(a["spread_mean_ms"]) < 0.8 * SLEEP_MS:
+            float(a["spread_mean_ms"]) < 0.5 * SLEEP_MS:
         fail("allreduce spread mean %s max %s ms < the %g ms sleep"
              % (a["spread_mean_ms"], a["spread_max_ms"], SLEEP_MS))
     top = a["last_rank:count"].split(";")[0].split(":")
-    if int(top[0]) != P - 1 or int(top[1]) < ALLREDUCE_CALLS * 0.8:
+    if int(top[0]) != P - 1 or int(top[1]) < ALLREDUCE_CALLS // 2:
         fail("allreduce straggler %s, expected rank %d"
              % (a["last_rank:count"], P - 1))
     if ("entered last most often: rank %d (" % (P - 1)) not in text:
