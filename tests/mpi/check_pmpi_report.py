@@ -59,7 +59,9 @@ def main(argv):
     text = open(rep).read()
     print(text)
     rows = list(csv.DictReader(open(rep + ".csv")))
-    by = {row["collective"]: row for row in rows}
+    by = {}
+    for row in rows:  # the first bcast site is the one every rank calls
+        by.setdefault(row["collective"], row)
     for coll, calls in (("allreduce", ALLREDUCE_CALLS),
                         ("bcast", BCAST_CALLS)):
         if coll not in by:
@@ -88,8 +90,14 @@ def main(argv):
             lines = open(prog_src).read().splitlines()
             if line not in lines[n - 1]:
                 fail("%s: line %d is %r" % (coll, n, lines[n - 1]))
-    if len(rows) != 2:
-        fail("%d sites in the CSV, expected 2" % len(rows))
+    if len(rows) != 3:
+        fail("%d sites in the CSV, expected 3" % len(rows))
+    solo = rows[2]  # rank 0's MPI_COMM_SELF bcast: 1 rank of P
+    if solo["collective"] != "bcast" or int(solo["ranks"]) != 1 or \
+            solo["calls_match"] != "0" or int(solo["calls"]) != 1:
+        fail("the rank-0-only site: %r" % solo)
+    if "ranks 1 of %d, calls 1 (mismatch" % P not in text:
+        fail("text does not show the rank-0-only site as a mismatch")
     a = by["allreduce"]
     if int(a["spread_n"]) != ALLREDUCE_CALLS:
         fail("allreduce: %s calls matched" % a["spread_n"])

@@ -1,7 +1,9 @@
 /* test_pmpi_report.c — the finalize report's test program (PAPC_REPORT, issue 13
  * item 5), run under libpapcoll-pmpi.so: two call sites, an allreduce in a
  * loop (REPORT_ALLREDUCE_CALLS calls; the last rank sleeps
- * REPORT_SLEEP_MS before each) and a bcast (REPORT_BCAST_CALLS calls). */
+ * REPORT_SLEEP_MS before each) and a bcast (REPORT_BCAST_CALLS calls); a
+ * third site, a bcast on MPI_COMM_SELF by rank 0 only, is a site not every
+ * rank reached (reported as such). */
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
@@ -38,6 +40,7 @@ int main(int argc, char **argv) {
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
+    if (rank == 0) MPI_Bcast(b, 1, MPI_INT, 0, MPI_COMM_SELF);
     MPI_Finalize();
     return 0;
 }
