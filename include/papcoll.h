@@ -259,6 +259,10 @@ int papc_monitor_running(void);
  *                                       arrival error per predictor, ranks
  *                                       that arrived last most often;
  *                                       <file>.csv the same as CSV.
+ *                                       Under the drop-in layer
+ *                                       (libpapcoll-pmpi) in
+ *                                       <file>.stragglers: <file> is the
+ *                                       layer's finalize report.
  *   PAPC_ARRIVAL_FAULT=reverse|random|missing|stale
  *                                       testing knob: perturbs every
  *                                       predicted order where it is formed

@@ -6,6 +6,8 @@
                       (papc-bench's CSV; the code is bench_report.py)
     papc-report stalls TRACE.csv [--top N] [--limit X]
                       (papc-bench --trace; the code is trace_report.py)
+    papc-report calls REPORT.csv [--png OUT.png]
+                      (the drop-in layer's PAPC_REPORT; calls_report.py)
 
 One subcommand per tool.  Each is a `Report` in REPORTS below: a name, a
 help line, a function that adds its arguments to its argparse subparser and
@@ -514,6 +516,11 @@ def _trace():
     return trace_report
 
 
+def _calls():
+    from . import calls_report
+    return calls_report
+
+
 REPORTS = (
     Report("guide", "figures of papc-guide's CSV (irregular gather/scatter "
            "performance guidelines, issue 6)", add_guide_arguments, run_guide),
@@ -523,6 +530,9 @@ REPORTS = (
     Report("stalls", "the worst iterations of a papc-bench --trace file, "
            "against the native call's worst (issue 11)",
            lambda p: _trace().add_arguments(p), lambda a: _trace().run(a)),
+    Report("calls", "the drop-in layer's finalize report (PAPC_REPORT's "
+           "CSV): time in call and arrival spread per call site (issue 13)",
+           lambda p: _calls().add_arguments(p), lambda a: _calls().run(a)),
 )
 
 

@@ -93,12 +93,19 @@ static int after_init(int rc, int required, int provided, int *out) {
     return rc;
 }
 
+/* The finalize report starts after a successful init with the layer on. */
+static int with_report(int rc) {
+    if (rc == MPI_SUCCESS && !layer_off) papc_pmpi_report_init();
+    return rc;
+}
+
 int papc_pmpi_init(int *argc, char ***argv) {
     read_env();
-    if (layer_off || !monitor_may_run) return PMPI_Init(argc, argv);
+    if (layer_off || !monitor_may_run)
+        return with_report(PMPI_Init(argc, argv));
     int provided = MPI_THREAD_SINGLE;
     int rc = PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
-    return after_init(rc, MPI_THREAD_SINGLE, provided, NULL);
+    return with_report(after_init(rc, MPI_THREAD_SINGLE, provided, NULL));
 }
 
 int papc_pmpi_init_thread(int *argc, char ***argv, int required,
@@ -106,10 +113,10 @@ int papc_pmpi_init_thread(int *argc, char ***argv, int required,
     read_env();
     if (layer_off || !monitor_may_run || required > MPI_THREAD_MULTIPLE ||
         required < MPI_THREAD_SINGLE)
-        return PMPI_Init_thread(argc, argv, required, provided);
+        return with_report(PMPI_Init_thread(argc, argv, required, provided));
     int got = MPI_THREAD_SINGLE;
     int rc = PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &got);
-    return after_init(rc, required, got, provided);
+    return with_report(after_init(rc, required, got, provided));
 }
 
 int papc_pmpi_query_thread(int *provided) {
@@ -126,6 +133,7 @@ int papc_pmpi_query_thread(int *provided) {
 }
 
 int papc_pmpi_finalize(void) {
+    papc_pmpi_report_finalize(); /* PMPI_ calls only; rank 0 writes */
     atomic_store(&layer_state, 2);
     thread_raised = 0;
     return PMPI_Finalize();
@@ -195,6 +203,21 @@ int papc_pmpi_scatterv(const void *sendbuf, const int sendcounts[],
           comm);
 }
 
+/* The finalize report: one read of a flag set at MPI_Init; when on, the
+ * site (the program's return address), bytes and times around the call. */
+#define REPORTED(coll, bytes_expr, call_expr)                                 \
+    do {                                                                      \
+        if (__builtin_expect(papc_pmpi_report_on, 0)) {                       \
+            void *ra_ = __builtin_return_address(0);                          \
+            double b_ = (bytes_expr);                                         \
+            double t_ = PMPI_Wtime();                                         \
+            int rrc_ = (call_expr);                                           \
+            papc_pmpi_report_leave(ra_, (coll), t_, b_);                      \
+            return rrc_;                                                      \
+        }                                                                     \
+        return call_expr;                                                     \
+    } while (0)
+
 /* ---- the C entry points --------------------------------------------------
  * Definitions of MPI's own names: under LD_PRELOAD they come before
  * libmpi's, which stays reachable through the PMPI_ names. */
@@ -214,44 +237,58 @@ int MPI_Finalize(void) { return papc_pmpi_finalize(); }
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                MPI_Comm comm) {
-    return papc_pmpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype, root, comm);
+    REPORTED(PAPC_GATHER,
+             papc_pmpi_bytes(PAPC_GATHER, root, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL),
+             papc_pmpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, root, comm));
 }
 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                 MPI_Comm comm) {
-    return papc_pmpi_scatter(sendbuf, sendcount, sendtype, recvbuf,
-                             recvcount, recvtype, root, comm);
+    REPORTED(PAPC_SCATTER,
+             papc_pmpi_bytes(PAPC_SCATTER, root, comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL),
+             papc_pmpi_scatter(sendbuf, sendcount, sendtype, recvbuf,
+                             recvcount, recvtype, root, comm));
 }
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
               MPI_Comm comm) {
-    return papc_pmpi_bcast(buffer, count, datatype, root, comm);
+    REPORTED(PAPC_BCAST,
+             papc_pmpi_bytes(PAPC_BCAST, root, comm, buffer, count, datatype, buffer, 0, datatype, NULL),
+             papc_pmpi_bcast(buffer, count, datatype, root, comm));
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
-    return papc_pmpi_reduce(sendbuf, recvbuf, count, datatype, op, root,
-                            comm);
+    REPORTED(PAPC_REDUCE,
+             papc_pmpi_bytes(PAPC_REDUCE, root, comm, sendbuf, count, datatype, recvbuf, count, datatype, NULL),
+             papc_pmpi_reduce(sendbuf, recvbuf, count, datatype, op, root,
+                            comm));
 }
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-    return papc_pmpi_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    REPORTED(PAPC_ALLREDUCE,
+             papc_pmpi_bytes(PAPC_ALLREDUCE, 0, comm, sendbuf, count, datatype, recvbuf, count, datatype, NULL),
+             papc_pmpi_allreduce(sendbuf, recvbuf, count, datatype, op, comm));
 }
 
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, const int recvcounts[], const int displs[],
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
-    return papc_pmpi_gatherv(sendbuf, sendcount, sendtype, recvbuf,
-                             recvcounts, displs, recvtype, root, comm);
+    REPORTED(PAPC_GATHERV,
+             papc_pmpi_bytes(PAPC_GATHERV, root, comm, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts),
+             papc_pmpi_gatherv(sendbuf, sendcount, sendtype, recvbuf,
+                             recvcounts, displs, recvtype, root, comm));
 }
 
 int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
                  const int displs[], MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root,
                  MPI_Comm comm) {
-    return papc_pmpi_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
-                              recvcount, recvtype, root, comm);
+    REPORTED(PAPC_SCATTERV,
+             papc_pmpi_bytes(PAPC_SCATTERV, root, comm, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, sendcounts),
+             papc_pmpi_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                              recvcount, recvtype, root, comm));
 }

@@ -64,6 +64,23 @@ int papc_pmpi_scatterv(const void *sendbuf, const int sendcounts[],
                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        int root, MPI_Comm comm);
 
+/* The finalize report (report.c, PAPC_REPORT=<file>).  The flag is read
+ * once per call by the C entry points; it is set by
+ * papc_pmpi_report_init (at MPI_Init, when PAPC_REPORT is set) and
+ * cleared by papc_pmpi_report_finalize (at MPI_Finalize, which writes the
+ * report; collective over MPI_COMM_WORLD). */
+extern int papc_pmpi_report_on __attribute__((visibility("hidden")));
+void papc_pmpi_report_init(void) __attribute__((visibility("hidden")));
+void papc_pmpi_report_finalize(void) __attribute__((visibility("hidden")));
+/* After a call from return address ra entered at t0 (PMPI_Wtime). */
+void papc_pmpi_report_leave(void *ra, int coll, double t0, double bytes)
+    __attribute__((visibility("hidden")));
+/* This rank's send + receive payload of a call, in bytes (report.c). */
+double papc_pmpi_bytes(int coll, int root, MPI_Comm comm, const void *sbuf,
+                       int scount, MPI_Datatype stype, const void *rbuf,
+                       int rcount, MPI_Datatype rtype, const int *counts)
+    __attribute__((visibility("hidden")));
+
 #ifdef __cplusplus
 }
 #endif
