@@ -1,4 +1,6 @@
 /* p2p.c — point-to-point on a call's private communicator and tags. */
+#include <stdlib.h>
+
 #include "core.h"
 
 int papc_send(const papc_call *c, const void *buf, int count, MPI_Datatype t,
@@ -45,15 +47,35 @@ int papc_sendrecv(const papc_call *c, const void *sbuf, int scount,
     return papc_waitall(2, reqs);
 }
 
+/* MPI_ERR_IN_STATUS says only that some request failed; the caller (and
+ * the program, through papcoll's error) needs the failed request's own
+ * class, e.g. MPI_ERR_TRUNCATE for a receive buffer that is too small. */
+static int first_status_error(int n, const MPI_Status *st) {
+    for (int i = 0; i < n; i++)
+        if (st[i].MPI_ERROR != MPI_SUCCESS &&
+            st[i].MPI_ERROR != MPI_ERR_PENDING)
+            return st[i].MPI_ERROR;
+    return MPI_ERR_IN_STATUS;
+}
+
 int papc_waitall(int n, MPI_Request *reqs) {
     if (n <= 0) return MPI_SUCCESS;
-    /* MPICH annotates MPI_Waitall's statuses as an n-element array; GCC then
-     * flags MPI_STATUSES_IGNORE (a sentinel address) as an overflow. */
+    MPI_Status small[16];
+    MPI_Status *st = n <= 16 ? small : malloc((size_t)n * sizeof *st);
+    int rc;
+    if (st) {
+        rc = MPI_Waitall(n, reqs, st);
+        if (rc == MPI_ERR_IN_STATUS) rc = first_status_error(n, st);
+        if (st != small) free(st);
+    } else {
+        /* MPICH annotates MPI_Waitall's statuses as an n-element array;
+         * GCC then flags MPI_STATUSES_IGNORE (a sentinel) as an overflow. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpragmas"
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
-    int rc = MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+        rc = MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
 #pragma GCC diagnostic pop
+    }
     if (rc != MPI_SUCCESS) {
         papc_cleanup_requests(n, reqs);
         return papc_mpi_error(rc, "MPI_Waitall");
