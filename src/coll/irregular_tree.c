@@ -233,13 +233,8 @@ static int relay_forward(relay *R) {
 static int relay_poll(relay *R) {
     if (R->forwarded || R->nin == 0) return MPI_SUCCESS;
     int done = 0;
-    /* MPICH annotates the statuses as an array: see papc_waitall. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-    int rc = MPI_Testall(R->nin, R->in, &done, MPI_STATUSES_IGNORE);
-#pragma GCC diagnostic pop
-    if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "MPI_Testall");
+    int rc = papc_testall(R->nin, R->in, &done);
+    if (rc != MPI_SUCCESS) return rc;
     return done ? relay_forward(R) : MPI_SUCCESS;
 }
 

@@ -112,6 +112,8 @@ int papc_sendrecv(const papc_call *c, const void *sbuf, int scount,
                   MPI_Datatype stype, int dst, void *rbuf, int rcount,
                   MPI_Datatype rtype, int src, int sub);
 int papc_waitall(int n, MPI_Request *reqs);
+/* MPI_Testall with the failed request's own error class (as papc_waitall). */
+int papc_testall(int n, MPI_Request *reqs, int *done);
 /* Cancels/frees requests still active after an error (best effort). */
 void papc_cleanup_requests(int n, MPI_Request *reqs);
 

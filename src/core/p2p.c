@@ -83,6 +83,18 @@ int papc_waitall(int n, MPI_Request *reqs) {
     return MPI_SUCCESS;
 }
 
+int papc_testall(int n, MPI_Request *reqs, int *done) {
+    *done = 1;
+    if (n <= 0) return MPI_SUCCESS;
+    MPI_Status small[16];
+    MPI_Status *st = n <= 16 ? small : malloc((size_t)n * sizeof *st);
+    if (!st) return papc_error(MPI_ERR_NO_MEM, "papc_testall");
+    int rc = MPI_Testall(n, reqs, done, st);
+    if (rc == MPI_ERR_IN_STATUS) rc = first_status_error(n, st);
+    if (st != small) free(st);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : papc_mpi_error(rc, "MPI_Testall");
+}
+
 void papc_cleanup_requests(int n, MPI_Request *reqs) {
     for (int i = 0; i < n; i++) {
         if (reqs[i] == MPI_REQUEST_NULL) continue;
