@@ -220,6 +220,49 @@ int papc_monitor_finalize(void);
 /* 1 while a monitor thread runs in this process. */
 int papc_monitor_running(void);
 
+/* ---- Model-based selection (issue 12) ----------------------------------
+ * With a profile written by papc-tune, a plain call runs the algorithm
+ * (and segment size) whose cost model, under the profile's parameters,
+ * predicts the least time for the call's P and size; without one, papcoll's
+ * fixed rules choose.  The profile is PAPC_PROFILE, else
+ * $XDG_CONFIG_HOME/papcoll/profile.json (~/.config/papcoll/profile.json);
+ * it is read once per process and checked to be the same on every rank of
+ * a communicator at its first call (a mismatch is reported once and every
+ * rank uses the fixed rules on that communicator). */
+
+/* One algorithm's prediction for a call. */
+typedef struct papc_prediction {
+    const char *algorithm;  /* the table row's name */
+    size_t segsize;         /* segment size the model picks (0: whole) */
+    double seconds;         /* predicted time; < 0 when not a candidate */
+    const char *note;       /* why not a candidate, or how it was
+                               parameterised; "" when nothing to say */
+} papc_prediction;
+
+/* Loads the profile at path (NULL: PAPC_PROFILE, else the default
+ * location) for this process, replacing the one loaded.  MPI_SUCCESS, or
+ * MPI_ERR_FILE with papc_strerror naming the file and the problem (the
+ * fixed rules are used then).  Call it before the first collective, or on
+ * every rank alike. */
+int papc_profile_load(const char *path);
+/* "model" (the default: by the profile's models when one is loaded) or
+ * "fixed" (papcoll's fixed size rules, as before issue 12), for this
+ * process; must be the same on every rank.  MPI_ERR_ARG for another word.
+ * PAPC_SELECT=fixed sets it at the first call. */
+int papc_set_selection(const char *mode);
+/* The file of the loaded profile, or NULL when none is loaded. */
+const char *papc_profile_path(void);
+/* Every algorithm of coll with its predicted time for a call of P
+ * processes and bytes (gather/scatter: one rank's block; bcast, reduce,
+ * allreduce: the vector), dtype and op (reductions; MPI_DATATYPE_NULL /
+ * MPI_OP_NULL otherwise).  Fills up to max rows, sets *n to the number of
+ * algorithms and *chosen to the index of the row the plain call would run
+ * (-1 when no profile: the fixed rules choose).  MPI_SUCCESS or an error
+ * class. */
+int papc_explain(papc_collective coll, int P, size_t bytes,
+                 MPI_Datatype dtype, MPI_Op op, papc_prediction *rows,
+                 int max, int *n, int *chosen);
+
 /* ---- Tuning ------------------------------------------------------------ */
 /* Environment variables read at every call:
  *   PAPC_<COLLECTIVE>_ALGORITHM=<name>  force the plain call's algorithm

@@ -3,7 +3,7 @@
 # everything is there.  Usage: scripts/setup-deps.sh [extra packages...]
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libcmocka-dev gfortran
-      python3 python3-matplotlib hpcc lammps lammps-examples python3-mpi4py python3-numpy "$@")
+      libgsl-dev libjansson-dev python3 python3-matplotlib hpcc lammps lammps-examples python3-mpi4py python3-numpy "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <mpi.h>
 #include "papcoll.h"
+#include "model/model.h"
 
 /* One collective call, validated, on the private communicator.
  * Buffers are exactly what the user passed (MPI_IN_PLACE included);
@@ -41,6 +42,10 @@ typedef int (*papc_run_fn)(const papc_call *c);
 typedef struct papc_alg_desc {
     papc_algorithm_info info;
     papc_run_fn run;
+    /* The cost model derived from run's code (model/model.h); pure, no
+     * MPI.  It sits beside run in the algorithm's file and is named by the
+     * row: papc_<collective>_<name>_model. */
+    papc_model_fn model;
 } papc_alg_desc;
 
 /* Per-collective tables, defined in src/coll/<collective>/algorithms.c. */

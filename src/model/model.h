@@ -1,0 +1,149 @@
+/*
+ * model.h — what every algorithm's cost model shares (issue 12, after
+ * Nuriyev & Lastovetsky 2021, "model-based-selection.md").  Pure: no MPI.
+ *
+ * A model is derived from the code of its algorithm: the point-to-point
+ * steps it really posts.  It does not return seconds but the coefficients
+ * of the platform parameters, so that one function serves both the fit
+ * (papc-tune finds the algorithm's own α and β by robust regression over
+ * measured times, Sect. IV-C) and the prediction (the selector):
+ *
+ *     T = alpha·α + beta·β + gamma_op·γ_op + copy·δ
+ *
+ * α, β   Hockney latency (s) and reciprocal bandwidth (s/byte), per algorithm
+ * γ_op   seconds per byte of one MPI_Reduce_local, per datatype/op class
+ * δ      seconds per byte of a local copy (the root's own block, packing)
+ * γ(p)   the paper's slowdown of a non-blocking linear fan-out/fan-in to
+ *        p−1 peers against one message (Formula 4); it multiplies terms and
+ *        is measured apart (Sect. IV-B), so models read it from `in->gamma`.
+ */
+#ifndef PAPC_MODEL_H
+#define PAPC_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct papc_terms {
+    double alpha;     /* number of latencies */
+    double beta;      /* bytes on the critical path */
+    double gamma_op;  /* bytes reduced on the critical path */
+    double copy;      /* bytes copied locally on the critical path */
+} papc_terms;
+
+#define PAPC_GAMMA_MAX 64
+
+/* γ(p) for p = 2..n measured; γ(1) = γ(2) = 1; beyond n the line through
+ * the last points (the paper finds it near linear). */
+typedef struct papc_gamma {
+    int n;                          /* largest p measured (0: γ ≡ 1) */
+    double g[PAPC_GAMMA_MAX + 1];   /* g[p] for 2 <= p <= n */
+} papc_gamma;
+
+double papc_gamma_of(const papc_gamma *g, int p);
+
+/* What a model may know of a call: only what every rank knows. */
+typedef struct papc_model_in {
+    int P;                    /* communicator size */
+    double m;                 /* bytes: gather/scatter one rank's block;
+                                 bcast/reduce/allreduce the vector;
+                                 gatherv/scatterv the total */
+    double segsize;           /* bytes per segment, 0 = unsegmented */
+    double eager;             /* eager limit of the MPI library, bytes */
+    int commutative;          /* reduce-likes: 1 when the op commutes */
+    const papc_gamma *gamma;  /* NULL means γ ≡ 1 */
+} papc_model_in;
+
+typedef papc_terms (*papc_model_fn)(const papc_model_in *in);
+
+/* ---- Hockney building blocks ---- */
+papc_terms papc_terms_zero(void);
+/* One message of m bytes: α + mβ. */
+papc_terms papc_msg(double m);
+papc_terms papc_terms_add(papc_terms a, papc_terms b);
+papc_terms papc_terms_scale(papc_terms a, double k);
+/* a + k·b */
+papc_terms papc_terms_axpy(papc_terms a, double k, papc_terms b);
+/* Segments of a pipelined message: ceil(m / segsize), at least 1. */
+double papc_model_segments(double m, double segsize);
+/* ⌊log2 p⌋ and ⌈log2 p⌉ for p >= 1 (0 for p <= 1). */
+int papc_model_floor_log2(int p);
+int papc_model_ceil_log2(int p);
+
+/* ---- Parameters ---- */
+
+/* Datatype/op classes with their own γ_op. */
+typedef enum papc_opclass {
+    PAPC_OPCLASS_FLOAT = 0,   /* predefined op on float/double types */
+    PAPC_OPCLASS_INT,         /* predefined op on integer/byte types */
+    PAPC_OPCLASS_OTHER,       /* user ops, derived or pair types */
+    PAPC_OPCLASS_COUNT
+} papc_opclass;
+const char *papc_opclass_name(papc_opclass k);
+
+typedef struct papc_params {
+    double alpha, beta;
+} papc_params;
+
+/* Predicted seconds of terms t under (α, β) and the shared parameters. */
+double papc_model_time(papc_terms t, papc_params ab, double gamma_op,
+                       double copy);
+
+/* ---- Fitting (GSL robust regression, Huber weights) ----
+ * Fits t_i − gamma_op·G_i − copy·C_i = α·A_i + β·B_i (no intercept) over n
+ * experiments.  Returns 0 and α, β >= 0 (a negative estimate is refitted
+ * with that parameter fixed at 0) and the robust residual standard
+ * deviation in seconds (*sigma) and relative (*rel: median |resid|/t);
+ * -1 when n < 2 or the system is degenerate. */
+int papc_fit_huber(int n, const papc_terms *x, const double *t,
+                   double gamma_op, double copy, papc_params *out,
+                   double *sigma, double *rel);
+
+/* ---- Profiles (JSON through jansson) ---- */
+
+#define PAPC_PROFILE_VERSION 1
+#define PAPC_PROFILE_MAX_ALGS 128
+
+typedef struct papc_profile_alg {
+    char collective[16];      /* "bcast", ... */
+    char name[48];            /* the table row's name */
+    papc_params ab;
+    double sigma, rel;        /* the fit's residual (s; relative) */
+    int points;               /* experiments it was fitted from */
+} papc_profile_alg;
+
+typedef struct papc_profile {
+    int version;              /* PAPC_PROFILE_VERSION */
+    char papcoll_version[16]; /* the library that wrote it */
+    char machine[128];        /* host name, CPU model, cores */
+    char mpi_library[256];    /* MPI_Get_library_version, first line */
+    char date[32];            /* ISO 8601, UTC */
+    int pmin, pmax;           /* P range the experiments ran over */
+    double eager;             /* eager limit used by the models, bytes */
+    papc_params p2p;          /* ping-pong α, β (for rows without a fit) */
+    papc_gamma gamma;
+    double gamma_op[PAPC_OPCLASS_COUNT];
+    double copy;              /* δ, s/byte */
+    int nalgs;
+    papc_profile_alg algs[PAPC_PROFILE_MAX_ALGS];
+} papc_profile;
+
+/* Answers whether (collective, name) is a row papcoll has; used to refuse
+ * profiles naming algorithms that do not exist. */
+typedef int (*papc_alg_exists_fn)(const char *collective, const char *name);
+
+/* Reads path.  On failure returns -1 and writes one line to err naming the
+ * file and the problem ("PATH: not found", "PATH: line 3: ...",
+ * "PATH: written by papcoll profile version 7, this is 1", "PATH: algorithm
+ * bcast/foo does not exist"); *out is then zeroed. */
+int papc_profile_read(const char *path, papc_alg_exists_fn exists,
+                      papc_profile *out, char *err, size_t errlen);
+int papc_profile_write(const char *path, const papc_profile *p, char *err,
+                       size_t errlen);
+const papc_profile_alg *papc_profile_find(const papc_profile *p,
+                                          const char *collective,
+                                          const char *name);
+/* A hash of everything the selector reads, to check that every rank of a
+ * communicator has the same profile (0 for "no profile"). */
+uint64_t papc_profile_hash(const papc_profile *p);
+
+#endif
