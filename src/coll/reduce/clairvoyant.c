@@ -401,8 +401,9 @@ static double model_nseg(const papc_model_in *in, double *seg) {
  * With balanced arrivals papc_clv_fast's schedule takes R = N + L - 1
  * rounds, or one more for a few P (21, 41, 53, 117, ... once N is large
  * enough: 603 of 16320 (P <= 256, N <= 64) pairs, never more than one;
- * tests/unit/test_models_red.c checks it against the generator); in a round a process sends at most one segment and
- * receives at most one, which it reduces, and the dataflow executor chains
+ * tests/unit/test_models_red.c checks it against the generator).  In a
+ * round a process sends at most one segment and receives at most one,
+ * which it reduces, and the dataflow executor chains
  * rounds through those receives: α + sβ + sγ_op each.  Every rank first
  * copies its input into the accumulator and the root copies the result
  * out (2m δ).  Not modelled: generating the schedule (CPU only). */
