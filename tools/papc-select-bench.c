@@ -21,7 +21,7 @@
  *            size rules from before issue 12;
  *   native   MPI_<Coll> as mpirun configured it (Open MPI's own choice, or
  *            its dynamic rules file: the variant is then called
- *            native_rules).
+ *            native_rules; alone, with --native-only, native_alone).
  * and records papc_explain's predicted time of every algorithm variant and
  * which one the model chooses.
  *
@@ -224,9 +224,10 @@ static void usage(void) {
         "MPI's dynamic\n"
         "                          rules); no profile needed\n"
         "  --native-name NAME      variant name of MPI_<Coll> (default "
-        "native, or\n"
-        "                          native_rules when a dynamic rules file "
-        "is set)\n"
+        "native_rules when a\n"
+        "                          dynamic rules file is set, else "
+        "native_alone with\n"
+        "                          --native-only, else native)\n"
         "  --profile FILE          profile to load (default $PAPC_PROFILE, "
         "else the\n"
         "                          default location)\n"
@@ -364,7 +365,8 @@ static int parse_options(int argc, char **argv, options *o) {
         const char *file = getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
         int rules = use && (!strcmp(use, "1") || !strcasecmp(use, "true")) &&
                     file && *file;
-        o->native_name = rules ? "native_rules" : "native";
+        o->native_name = rules ? "native_rules"
+                         : o->native_only ? "native_alone" : "native";
     }
     return 0;
 }
@@ -550,6 +552,8 @@ static void plan_variants(cell *c, const options *o) {
     papc_prediction rows[MAX_ROWS];
     int n = 0, chosen = -1;
     int red = is_reduction(c->coll);
+    /* papc_explain answers for the current mode: the model's */
+    if (papc_set_selection("model") != MPI_SUCCESS) n = 0;
     int rc = papc_explain(c->coll, nprocs, c->bytes,
                           red ? MPI_INT : MPI_DATATYPE_NULL,
                           red ? MPI_SUM : MPI_OP_NULL, rows, MAX_ROWS, &n,
@@ -561,8 +565,10 @@ static void plan_variants(cell *c, const options *o) {
         n = 0, chosen = -1;
     }
     if (n > MAX_ROWS) n = MAX_ROWS;
-    const papc_prediction *pick = chosen >= 0 && chosen < n ? &rows[chosen]
-                                                            : NULL;
+    /* without a prediction the chosen row is the fixed rules' */
+    const papc_prediction *pick =
+        chosen >= 0 && chosen < n && rows[chosen].seconds >= 0 ? &rows[chosen]
+                                                               : NULL;
     if (pick) {
         c->model_row_chosen = chosen;
         snprintf(c->model_alg, sizeof c->model_alg, "%s", pick->algorithm);
@@ -965,7 +971,7 @@ static void print_cell(const cell *c, const options *o) {
     }
     const variant *best = best_alg(c);
     const variant *choice = find_kind(c, VK_ALG, 1);
-    char bl[64] = "-", cl[64] = "(no profile)";
+    char bl[64] = "-", cl[64] = "(no prediction)";
     if (best) label(c, best, bl, sizeof bl);
     if (choice) label(c, choice, cl, sizeof cl);
     printf("  %-9s %9zu %5d %-24s %10.1f %-24s", cn, c->bytes, c->reps, bl,
