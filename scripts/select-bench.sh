@@ -15,6 +15,11 @@
 #      P<P>-native_alone-<k>.csv);
 #   3. papc-report select DIR: the tables, the goals' summary and the
 #      figures (DIR/report/).
+# Every papc-select-bench run preloads scripts/ompi-coll-probe.c (built
+# here with cc), which records the algorithm Open MPI ran for each native
+# cell (under its defaults and under the rules), so the report can tell
+# where papcoll has Open MPI's algorithm and that the rules file was
+# applied.
 # Shared memory: P in 4 8 12 16 under mpirun --oversubscribe; the cluster:
 # P in 8 16 on 8 hosts (16 = two ranks per host), profile tuned there with
 # 16 ranks.  The cluster needs root (testbed/run).
@@ -55,7 +60,7 @@ colls=""
 sizes=""
 iters=""
 budget=""
-rounds=2
+rounds=""
 shm_profile=""
 cluster_profile=""
 quick=${QUICK:-0}
@@ -87,7 +92,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ "$do_shm" = 1 ] || [ "$do_cluster" = 1 ] || die "--shm-only and --cluster-only exclude each other"
-case $rounds in ''|*[!0-9]*) die "--rounds needs a number" ;; esac
+case $rounds in *[!0-9]*) die "--rounds needs a number" ;; esac
 
 build=$(cd "$build" && pwd) || die "no build directory $build"
 bench=$build/bin/papc-select-bench
@@ -96,8 +101,9 @@ tune=$build/bin/papc-tune
 if [ "$quick" = 1 ]; then
   [ "$shm_procs" != 4,8,12,16 ] || shm_procs=4
   [ "$cluster_procs" != 8,16 ] || cluster_procs=8
-  [ "$rounds" != 2 ] || rounds=1
+  [ -n "$rounds" ] || rounds=1
 fi
+[ -n "$rounds" ] || rounds=2
 need_tune() {
   [ -n "$1" ] || [ -x "$tune" ] || die "$tune not found (papc-tune, issue 12 item 3): build it, or pass --profile / --cluster-profile"
 }
@@ -144,6 +150,16 @@ run() {
 start=$(date +%s)
 failures=0
 
+# Open MPI's algorithm per native call (LD_PRELOAD, x86-64 only).
+probe=$out/ompi-coll-probe.so
+if ! cc -O2 -shared -fPIC -o "$probe" "$root_dir/scripts/ompi-coll-probe.c" \
+     >"$out/ompi-coll-probe.log" 2>&1; then
+  say "cannot build the Open MPI probe (see $out/ompi-coll-probe.log): Open MPI's algorithms are not recorded"
+  probe=""
+fi
+preload=()
+[ -z "$probe" ] || preload=(LD_PRELOAD="$probe")
+
 # The rules file from a profile (papc-tune --profile P --export-ompi F).
 export_rules() {
   local profile=$1 rules=$2
@@ -184,7 +200,7 @@ judge_p() {
   local name k which order use what
   name=$(basename "$dir")
   say "$name P=$np: every variant ..."
-  "$launcher" "$np" "" env PAPC_PROFILE="$profile" "$bench" \
+  "$launcher" "$np" "" env "${preload[@]}" PAPC_PROFILE="$profile" "$bench" \
       "${bench_args[@]}" --csv "$dir/P$np.csv" \
       >"$dir/P$np.txt" 2>"$dir/P$np.err" || failures=$((failures + 1))
   for k in $(seq 1 "$rounds"); do
@@ -196,7 +212,7 @@ judge_p() {
         use=$rules what="the exported rules"
       fi
       say "$name P=$np: native alone, $what ($k/$rounds) ..."
-      "$launcher" "$np" "$use" "$bench" \
+      "$launcher" "$np" "$use" env "${preload[@]}" "$bench" \
           "${bench_args[@]}" --native-only --native-name "native_$which" \
           --csv "$dir/P$np-native_$which-$k.csv" \
           >"$dir/P$np-native_$which-$k.txt" 2>&1 || failures=$((failures + 1))

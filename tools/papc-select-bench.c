@@ -46,7 +46,8 @@
  *   mean_us,min_us,max_us,predicted_us,chosen_by_model,status
  * after `# key: value` lines (date, machine, mpi, profile, settings, ...).
  * algorithm is the row's name, for model and fixed the algorithm the plain
- * call ran (papc_last_algorithm); segsize is the PAPC_SEGSIZE of a
+ * call ran (papc_last_algorithm), for native Open MPI's algorithm when
+ * scripts/ompi-coll-probe.c is preloaded (else empty); segsize is the PAPC_SEGSIZE of a
  * segmented algorithm (for model: the one papc_explain gives its choice),
  * empty for an algorithm without segments; predicted_us is papc_explain's
  * time for that algorithm at that segment size (empty when papc_explain
@@ -57,6 +58,8 @@
  * or the plain model call ran another algorithm than papc_explain chose,
  * 2 bad usage or no profile.  Uses the public API only.
  */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -137,6 +140,11 @@ typedef struct cell {
 } cell;
 
 static int rank, nprocs;
+
+/* scripts/ompi-coll-probe.c, when preloaded: the Open MPI algorithm
+ * ("bcast:split_binary_tree") of the native calls since its last call. */
+typedef const char *(*probe_take_fn)(void);
+static probe_take_fn ompi_probe;
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -648,12 +656,28 @@ static void text_to_root(char *text, int len, int from) {
                  MPI_STATUS_IGNORE);
 }
 
+/* The Open MPI algorithm the probe saw ("bcast:binomial") as the native
+ * variant's algorithm; "?" when it saw another collective's, "" without
+ * the probe. */
+static void note_native_algorithm(cell *c, const char *seen) {
+    if (!ompi_probe) return;
+    const char *coll = papc_collective_name(c->coll);
+    size_t n = strlen(coll);
+    const char *alg = seen && !strncmp(seen, coll, n) && seen[n] == ':'
+                          ? seen + n + 1 : "?";
+    for (int i = 0; i < c->nvar; i++)
+        if (c->var[i].kind == VK_NATIVE)
+            snprintf(c->var[i].ran, sizeof c->var[i].ran, "%s", alg);
+}
+
 /* Runs every variant once on fresh buffers against the native result.  A
  * failure (agreed by every rank) takes the variant out of the timing. */
 static void check_variants(cell *c) {
     reset_result(c, -2);
+    if (ompi_probe) ompi_probe();
     int rc = run_native(c);
     if (rc != MPI_SUCCESS) fail_mpi(rc, native_call(c->coll));
+    note_native_algorithm(c, ompi_probe ? ompi_probe() : NULL);
     memcpy(c->ref, c->recv, c->recv_len * sizeof(int));
 
     for (int i = 0; i < c->nvar; i++) {
@@ -854,8 +878,7 @@ static const char *variant_name(const variant *v, const options *o) {
 
 static const char *variant_alg(const cell *c, const variant *v) {
     if (v->kind == VK_ALG) return papc_algorithm_get(c->coll, v->alg)->name;
-    if (v->kind == VK_MODEL || v->kind == VK_FIXED) return v->ran;
-    return "";
+    return v->ran; /* model, fixed: the row; native: the probe's */
 }
 
 static void variant_status(const cell *c, const variant *v, char *buf,
@@ -965,8 +988,9 @@ static void print_cell(const cell *c, const options *o) {
     const char *cn = papc_collective_name(c->coll);
     if (o->native_only) {
         const variant *v = &c->var[0];
-        printf("  %-9s %9zu %5d %12.1f %12.1f %12.1f\n", cn, c->bytes,
-               c->reps, v->median * 1e6, v->mean * 1e6, v->min * 1e6);
+        printf("  %-9s %9zu %5d %12.1f %12.1f %12.1f  %s\n", cn, c->bytes,
+               c->reps, v->median * 1e6, v->mean * 1e6, v->min * 1e6,
+               v->ran);
         return;
     }
     const variant *best = best_alg(c);
@@ -979,7 +1003,9 @@ static void print_cell(const cell *c, const options *o) {
     print_slowdown(choice, best);
     print_slowdown(find_kind(c, VK_MODEL, 0), best);
     print_slowdown(find_kind(c, VK_FIXED, 0), best);
-    print_slowdown(find_kind(c, VK_NATIVE, 0), best);
+    const variant *native = find_kind(c, VK_NATIVE, 0);
+    print_slowdown(native, best);
+    if (native && native->ran[0]) printf("  (Open MPI: %s)", native->ran);
     printf("\n");
     if (!o->verbose) return;
     for (int i = 0; i < c->nvar; i++) {
@@ -1055,6 +1081,7 @@ int main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     clear_forcing_environment();
+    ompi_probe = (probe_take_fn)dlsym(RTLD_DEFAULT, "papc_ompi_probe_take");
     if (load_profile(&o)) {
         MPI_Finalize();
         return EXIT_USAGE;

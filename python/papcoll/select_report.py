@@ -219,7 +219,8 @@ def slowdown(t, best):
 Analysis = namedtuple("Analysis", [
     "cell", "best", "best_t", "choice", "model", "model_call", "fixed_alg",
     "fixed", "fixed_call", "native", "native_rules", "rules_chained",
-    "model_vs_native", "rules_vs_alone", "ompi_alg", "papc_has_ompi"])
+    "model_vs_native", "rules_vs_alone", "ompi_alg", "papc_has_ompi",
+    "rules_alg"])
 
 
 def analyse(cell):
@@ -260,7 +261,13 @@ def analyse(cell):
     elif rules_t is not None:
         native_rules = rel(rules_t)
 
-    ompi = cell.plain.get("native", {}).get("algorithm") or None
+    # Open MPI's algorithm (scripts/ompi-coll-probe.c): its default choice
+    # in the full run, else in the native-alone runs; under the rules
+    ompi = (cell.plain.get("native", {}).get("algorithm") or
+            cell.plain.get("native_alone", {}).get("algorithm") or None)
+    if ompi == "?":
+        ompi = None
+    rules_alg = cell.plain.get("native_rules", {}).get("algorithm") or None
     has = None
     if ompi:
         mapped = OMPI_TO_PAPC.get(cell.coll, {}).get(ompi, ompi)
@@ -276,7 +283,7 @@ def analyse(cell):
                          if model_call_t is not None and native_t else None),
         rules_vs_alone=(rules_t / alone_t
                         if rules_t is not None and alone_t else None),
-        ompi_alg=ompi, papc_has_ompi=has)
+        ompi_alg=ompi, papc_has_ompi=has, rules_alg=rules_alg)
 
 
 SERIES = (("model", "model choice"), ("model_call", "model call"),
@@ -315,6 +322,9 @@ def platform_summary(results, tolerance):
     out["slower_than_native"] = [
         a for a in results if a.model_vs_native is not None and
         a.model_vs_native > 1.0 + NATIVE_MARGIN / 100.0]
+    both = [a for a in results if a.ompi_alg and a.rules_alg]
+    out["rules_applied"] = (len(both), sum(1 for a in both
+                                           if a.ompi_alg != a.rules_alg))
     rules = [a.rules_vs_alone for a in results
              if a.rules_vs_alone is not None]
     out["rules_vs_default"] = (
@@ -393,6 +403,12 @@ def summary_lines(platform, summary, tolerance):
                         " (Open MPI ran %s%s)" % (
                             a.ompi_alg, ", papcoll has it" if a.papc_has_ompi
                             else ", papcoll has not")))
+    n, changed = summary["rules_applied"]
+    if n:
+        lines.append("  Open MPI under the exported rules ran another "
+                     "algorithm than its default in %d of %d cells (the "
+                     "rules file was %s)" % (changed, n, "applied" if changed
+                                             else "NOT seen to apply"))
     rv = summary["rules_vs_default"]
     if rv is not None:
         n, mean, gmean, faster = rv
@@ -407,12 +423,13 @@ def cell_table(results):
     """Markdown: the paper's Tables 2-3, one row per cell."""
     out = ["| coll | P | size | best | µs | model choice (%) | model call "
            "(%) | fixed rules (%) | fixed call (%) | native (%) | "
-           "native+rules (%) | model/native |",
-           "|---|---:|---:|---|---:|---|---:|---|---:|---:|---:|---:|"]
+           "native+rules (%) | model/native | Open MPI ran (default / "
+           "rules) |",
+           "|---|---:|---:|---|---:|---|---:|---|---:|---:|---:|---:|---|"]
     for a in results:
         c = a.cell
         out.append("| %s | %d | %s | %s | %.1f | %s (%s) | %s | %s (%s) | "
-                   "%s | %s | %s | %s |" % (
+                   "%s | %s | %s | %s | %s |" % (
                        c.coll, c.P, fmt_bytes(c.bytes), a.best, a.best_t,
                        a.choice or "-", fmt_pct(a.model),
                        fmt_pct(a.model_call), a.fixed_alg or "-",
@@ -421,7 +438,8 @@ def cell_table(results):
                        fmt_pct(a.native_rules,
                                "" if a.rules_chained else "~"),
                        "-" if a.model_vs_native is None
-                       else "%.3f" % a.model_vs_native))
+                       else "%.3f" % a.model_vs_native,
+                       "%s / %s" % (a.ompi_alg or "?", a.rules_alg or "-")))
     return out
 
 

@@ -2,7 +2,7 @@
 """Checks a papc-select-bench CSV (the ctest tool_papc_select_bench_quick):
 every cell has every variant it must have.
 
-    check_csv.py BENCH.csv ALGORITHMS.txt
+    check_csv.py [--native-algorithm] BENCH.csv ALGORITHMS.txt
 
 ALGORITHMS.txt is `papc-info --algorithms`.  Per (collective, size) cell:
 every algorithm that is not arrival-aware has a row (a segmented one at 8
@@ -11,7 +11,9 @@ model's segment size where it predicted one), no arrival-aware algorithm
 has one, model, fixed and native have one row each, every row is `ok`
 with a positive median; the model row and the alg row it chose agree.  At
 least one cell must carry predictions, and the header must name the
-profile (the model was really judged).  Exit 0 or 1 with the reasons.
+profile (the model was really judged).  --native-algorithm: native rows
+name the Open MPI algorithm (scripts/ompi-coll-probe.c was preloaded).
+Exit 0 or 1 with the reasons.
 """
 import csv
 import sys
@@ -33,7 +35,7 @@ def effective(seg, nbytes):
     return 0 if seg == 0 or seg >= nbytes else seg
 
 
-def check(rows, algs, profile_line):
+def check(rows, algs, profile_line, native_alg=False):
     errors = []
     if not profile_line or "(none" in profile_line:
         errors.append("the CSV names no profile: %r" % profile_line)
@@ -56,6 +58,11 @@ def check(rows, algs, profile_line):
             n = sum(1 for r in rs if r["variant"] == v)
             if n != 1:
                 errors.append("%s: %d %s rows" % (where, n, v))
+        if native_alg:
+            for r in rs:
+                if r["variant"] == "native" and r["algorithm"] in ("", "?"):
+                    errors.append("%s: Open MPI's algorithm not recorded "
+                                  "(%r)" % (where, r["algorithm"]))
         alg_rows = [r for r in rs if r["variant"] == "alg"]
         for r in alg_rows:
             if r["algorithm"] not in algs.get(coll, {}):
@@ -104,6 +111,8 @@ def check(rows, algs, profile_line):
 
 
 def main(argv):
+    native_alg = "--native-algorithm" in argv
+    argv = [a for a in argv if a != "--native-algorithm"]
     if len(argv) != 3:
         sys.stderr.write(__doc__)
         return 2
@@ -112,7 +121,7 @@ def main(argv):
     profile = next((l.split(":", 1)[1].strip() for l in lines
                     if l.startswith("# profile:")), "")
     rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
-    errors, ncells = check(rows, algorithms(argv[2]), profile)
+    errors, ncells = check(rows, algorithms(argv[2]), profile, native_alg)
     for e in errors:
         print("check_csv: %s" % e)
     if errors:

@@ -9,12 +9,15 @@ shm, P = 4 (P4.csv; native_rules in two files, averaged; native_alone):
   bcast 64 KiB   best split_binary/8K 50; model binomial/16K 60 (+20 %),
                  call 63 (+26 %); fixed split_binary (8 KiB) 50 (0 %), call
                  52 (+4 %); native 70 (+40 %); rules (54+58)/2 = 56, alone
-                 80: 56/80 x 70 = 49 (-2 %); k_chain failed (no time).
+                 80: 56/80 x 70 = 49 (-2 %); k_chain failed (no time); Open
+                 MPI ran split_binary_tree alone (not recorded in the full
+                 run), binomial under the rules: the rules changed 1 of the
+                 2 cells where both are recorded.
   allreduce 64 B best recursive_doubling 8 (segmented_ring's 1 is a
                  MISMATCH: left out); model = best (0 %), call 8.4 (+5 %);
                  fixed recursive_doubling 8 (0 %), call 8.8 (+10 %); native
-                 7 (-12.5 %), Open MPI ran recursive_doubling; rules 7.7,
-                 alone 7: 7.7 (-3.75 %).
+                 7 (-12.5 %), Open MPI ran recursive_doubling, also under
+                 the rules; rules 7.7, alone 7: 7.7 (-3.75 %).
   gather 4 KiB   best linear_sync 20; model basic_linear 30 (+50 %), call
                  31 (+55 %); fixed binomial 40 (+100 %), call 41 (+105 %);
                  native 25 (+25 %), Open MPI's choice not recorded; rules
@@ -69,7 +72,10 @@ class SelectReportTest(unittest.TestCase):
         self.assertAlmostEqual(a.native_rules, -2.0)
         self.assertAlmostEqual(a.model_vs_native, 0.9)
         self.assertAlmostEqual(a.rules_vs_alone, 0.7)
-        self.assertIsNone(a.papc_has_ompi)
+        # Open MPI's default from the native-alone run; papcoll has it
+        self.assertEqual((a.ompi_alg, a.rules_alg),
+                         ("split_binary_tree", "binomial"))
+        self.assertTrue(a.papc_has_ompi)
 
     def test_mismatch_left_out(self):
         a = self.cell("shm", "allreduce", 4, 64)
@@ -116,6 +122,7 @@ class SelectReportTest(unittest.TestCase):
         self.assertAlmostEqual(gmean, (0.9 * 1.2 * 1.24) ** (1 / 3.0))
         self.assertEqual([a.cell.coll for a in s["slower_than_native"]],
                          ["gather", "allreduce"])
+        self.assertEqual(s["rules_applied"], (2, 1))
         n, mean, gmean, faster = s["rules_vs_default"]
         self.assertEqual((n, faster), (3, 2))
         self.assertAlmostEqual(mean, (0.7 + 1.1 + 0.88) / 3)
@@ -153,11 +160,15 @@ class SelectReportTest(unittest.TestCase):
                 "papcoll has Open MPI's algorithm, 1 where Open MPI's choice "
                 "is not recorded -> goal NOT met",
                 "rules faster in 2 -> goal met",
+                "Open MPI under the exported rules ran another algorithm "
+                "than its default in 1 of 2 cells (the rules file was "
+                "applied)",
                 "cluster: 1 cells"):
             self.assertIn(line, text)
         self.assertIn("| bcast | 4 | 64 KiB | split_binary/8K | 50.0 | "
                       "binomial/16K (20.0) | 26.0 | split_binary (0.0) | 4.0 "
-                      "| 40.0 | -2.0 | 0.900 |", md)
+                      "| 40.0 | -2.0 | 0.900 | split_binary_tree / binomial |",
+                      md)
 
 
 if __name__ == "__main__":
