@@ -45,10 +45,11 @@
  *   platform,coll,P,bytes,variant,algorithm,segsize,reps,median_us,
  *   mean_us,min_us,max_us,predicted_us,chosen_by_model,status
  * after `# key: value` lines (date, machine, mpi, profile, settings, ...).
- * algorithm is the row's name, for model and fixed the algorithm the plain
- * call ran (papc_last_algorithm), for native Open MPI's algorithm when
- * scripts/ompi-coll-probe.c is preloaded (else empty); segsize is the PAPC_SEGSIZE of a
- * segmented algorithm (for model: the one papc_explain gives its choice),
+ * algorithm is the row's name; for model and fixed the algorithm the
+ * plain call ran (papc_last_algorithm); for native Open MPI's algorithm
+ * when scripts/ompi-coll-probe.c is preloaded (found with dlsym), else
+ * empty.  segsize is the PAPC_SEGSIZE of a segmented algorithm (for
+ * model: the one papc_explain gives its choice),
  * empty for an algorithm without segments; predicted_us is papc_explain's
  * time for that algorithm at that segment size (empty when papc_explain
  * gave it another segment size or no prediction); chosen_by_model is 1 on
@@ -56,7 +57,7 @@
  * `papc-report select DIR` turns the CSV files into the paper's tables and
  * figures.  Exit status: 0, 1 when a result differed from the native one
  * or the plain model call ran another algorithm than papc_explain chose,
- * 2 bad usage or no profile.  Uses the public API only.
+ * 2 bad usage or no profile.  Uses papcoll's public API only.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <dlfcn.h>

@@ -322,6 +322,8 @@ def platform_summary(results, tolerance):
     out["slower_than_native"] = [
         a for a in results if a.model_vs_native is not None and
         a.model_vs_native > 1.0 + NATIVE_MARGIN / 100.0]
+    out["bcast_64k"] = [a for a in results if a.cell.coll == "bcast" and
+                        a.cell.bytes == 65536]
     both = [a for a in results if a.ompi_alg and a.rules_alg]
     out["rules_applied"] = (len(both), sum(1 for a in both
                                            if a.ompi_alg != a.rules_alg))
@@ -403,6 +405,16 @@ def summary_lines(platform, summary, tolerance):
                         " (Open MPI ran %s%s)" % (
                             a.ompi_alg, ", papcoll has it" if a.papc_has_ompi
                             else ", papcoll has not")))
+    for a in summary["bcast_64k"]:
+        model = a.cell.plain.get("model", {}).get("median")
+        native = a.cell.plain.get("native", {}).get("median")
+        if model is None or native is None:
+            continue
+        lines.append("  the bcast case (64 KiB, issue 12's goals), P = %d: "
+                     "model call %.1f us (%s), native %.1f us: %.3gx -> %s"
+                     % (a.cell.P, model, a.choice or "?", native,
+                        model / native, "gone" if model <= native * 1.1
+                        else "NOT gone"))
     n, changed = summary["rules_applied"]
     if n:
         lines.append("  Open MPI under the exported rules ran another "
