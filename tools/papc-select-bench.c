@@ -431,7 +431,8 @@ static int run_papc(const cell *c, const char *alg) {
         return alg ? papc_gather_alg(s, n, MPI_INT, r, n, MPI_INT, ROOT, w, alg)
                    : papc_gather(s, n, MPI_INT, r, n, MPI_INT, ROOT, w);
     case PAPC_SCATTER:
-        return alg ? papc_scatter_alg(s, n, MPI_INT, r, n, MPI_INT, ROOT, w, alg)
+        return alg ? papc_scatter_alg(s, n, MPI_INT, r, n, MPI_INT, ROOT, w,
+                                      alg)
                    : papc_scatter(s, n, MPI_INT, r, n, MPI_INT, ROOT, w);
     case PAPC_BCAST:
         return alg ? papc_bcast_alg(r, n, MPI_INT, ROOT, w, alg)
@@ -911,7 +912,8 @@ static void csv_cell(const cell *c, const options *o) {
         if (v->kind == VK_MODEL && v->chosen && !v->segsize) {
             const papc_algorithm_info *a =
                 papc_algorithm_find(c->coll, c->model_alg);
-            if (a && (a->flags & PAPC_FLAG_SEGMENTED)) snprintf(seg, sizeof seg, "0");
+            if (a && (a->flags & PAPC_FLAG_SEGMENTED))
+                snprintf(seg, sizeof seg, "0");
         }
         if (v->predicted >= 0)
             snprintf(pred, sizeof pred, "%.3f", v->predicted * 1e6);
