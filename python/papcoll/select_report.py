@@ -49,7 +49,8 @@ import os
 import sys
 from collections import OrderedDict, namedtuple
 
-from .report import ReportError, load_pyplot, read_tool_csv
+from .report import (ReportError, label_narrow_log_axis, load_pyplot,
+                     read_tool_csv)
 from .bench_report import fmt_bytes, header_of
 
 SELECT_COLUMNS = ("platform", "coll", "P", "bytes", "variant", "algorithm",
@@ -488,7 +489,8 @@ def size_ticks(ax, sizes):
     ax.set_xticks(sizes)
     ax.set_xticklabels([fmt_bytes(s).replace(" ", "") for s in sizes],
                        fontsize=7, rotation=45)
-    ax.minorticks_off()
+    import matplotlib.ticker as ticker
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
 
 
 def plain_log_labels(ax):
@@ -518,7 +520,7 @@ def measured_variant(cell, name):
 def draw_time_figure(plt, platform, P, cells, args):
     colls = [c for c in COLL_ORDER if any(k[1] == c for k in cells)]
     fig, axes = plt.subplots(1, len(colls), squeeze=False,
-                             figsize=(4.2 * len(colls), 4.4))
+                             figsize=(4.2 * len(colls), 6.2))
     for ax, coll in zip(axes[0], colls):
         cs = sorted((c for k, c in cells.items() if k[1] == coll),
                     key=lambda c: c.bytes)
@@ -559,13 +561,15 @@ def draw_time_figure(plt, platform, P, cells, args):
                                "plain call, model selection"), **style)
         ax.set_yscale("log")
         plain_log_labels(ax)
+        label_narrow_log_axis(ax)
         size_ticks(ax, sizes)
         ax.set_title("%s (%s)" % (coll, "block per rank" if coll in
                                   ("gather", "scatter") else "vector"),
                      fontsize=10)
         ax.set_xlabel("size", fontsize=9)
         ax.grid(True, which="major", linewidth=0.4, alpha=0.6)
-        ax.legend(fontsize=6, loc="upper left")
+        ax.legend(fontsize=6, loc="upper center", ncol=2, frameon=False,
+                  bbox_to_anchor=(0.5, -0.2))
     axes[0][0].set_ylabel("time (µs): measured median, predicted",
                           fontsize=9)
     fig.suptitle("%s, P = %d: measured (solid) and predicted (dashed) time "
@@ -610,6 +614,7 @@ def draw_predicted_figure(plt, platform, cells, args):
             ax.set_xlim(lo / 2, hi * 2)
             ax.set_ylim(lo / 2, hi * 2)
             plain_log_labels(ax)
+            label_narrow_log_axis(ax)
             ax.legend(fontsize=6, loc="upper left")
         ax.set_title(coll, fontsize=10)
         ax.set_xlabel("measured median (µs)", fontsize=9)
