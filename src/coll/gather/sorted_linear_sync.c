@@ -73,6 +73,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../coll.h"
+#include "../bcast/model_bgs.h"
 #include "arrival/arrival.h"
 #include "linear_sync.h"
 
@@ -398,4 +399,57 @@ int papc_gather_background_sorted_linear_sync(const papc_call *c) {
     else
         rc = is_root ? bsls_root(c, &a) : bsls_send(c, &a);
     return papc_arrival_end(c, &a, rc);
+}
+
+/* ---- cost models (issue 12), balanced arrivals ---- */
+
+/* SLS: papc_gather_linear_sync_model.  Balanced arrivals leave the order
+ * nothing to win; the root forms it alone (PAPC_ORDER_LOCAL, no message,
+ * line 85) and the senders' 32-byte arrival notices (papc_arrival_begin)
+ * go out while the first go-ahead is on its way. */
+papc_terms papc_gather_sorted_linear_sync_model(const papc_model_in *in) {
+    return papc_gather_linear_sync_model(in);
+}
+
+/* BSLS, with the background channel (64-byte header on every message,
+ * channel.c; the sender packs its part into the message, δ per byte, and
+ * the root's call unpacks it, δ per byte), first part f as in SLS (not
+ * rounded, bsls_on_hello), m2 = m - f, eager limit e:
+ *   T = (α + 64β)                 the first HELLO opens the job (bsls_send
+ *                                 and bsls_root, lines 290 and 366)
+ *     + (P-1) turn + tail + mδ + m_lδ
+ *   one part:  turn = (α + 64β) + mδ + (α + (64 + m)β),         tail = 0
+ *   m2 <= e:   turn = (α + 64β) + fδ + (α + (64 + f)β),
+ *              tail = m2 δ + α + (64 + m2)β
+ *   m2 > e:    turn = (α + 64β) + fδ + (α + (64 + f)β) + m2 δ
+ *                     + (α + (64 + m2)β),                        tail = 0
+ * A turn: the job sends the GO (bsls_advance, line 195: header only) when
+ * the previous rank's first part has come and the one before is complete
+ * (so a second part overlaps the next turn, at most two senders in
+ * flight: the eager case; a second part above the eager limit is taken as
+ * serialising, as linear_sync's eq. 13); the sender packs and sends its
+ * first part on the GO (bsls_send, line 285).  The root's call copies its
+ * own block (mδ, line 368) and unpacks each part as it comes (line 374),
+ * the last one, m_l = m2 (m for one part), after everything arrived.
+ * P = 1 runs SLS: the copy. */
+papc_terms papc_gather_background_sorted_linear_sync_model(
+    const papc_model_in *in) {
+    if (in->P <= 1 || in->m <= 0) return papc_gather_linear_sync_model(in);
+    double f = papc_bgs_first_segment(), m2 = in->m - f, last = m2;
+    papc_terms hdr = papc_msg(64), turn = hdr, tail = papc_terms_zero();
+    if (f <= 0 || f >= in->m) {
+        last = in->m;
+        turn = papc_terms_add(turn, papc_bgs_copy(in->m));
+        turn = papc_terms_add(turn, papc_msg(64 + in->m));
+    } else {
+        papc_terms second =
+            papc_terms_add(papc_bgs_copy(m2), papc_msg(64 + m2));
+        turn = papc_terms_add(turn, papc_bgs_copy(f));
+        turn = papc_terms_add(turn, papc_msg(64 + f));
+        if (m2 <= in->eager) tail = second;
+        else turn = papc_terms_add(turn, second);
+    }
+    papc_terms t = papc_terms_axpy(papc_terms_add(hdr, tail), in->P - 1,
+                                   turn);
+    return papc_terms_add(t, papc_bgs_copy(in->m + last));
 }

@@ -26,10 +26,77 @@
  * (O(p)) and posts all receives at once, before any data arrive.
  * Departures from the paper: see ../irregular_tree.c (root-local tree,
  * MPI_PACKED relays, threshold). */
+#include <stdlib.h>
 #include "../coll.h"
 #include "../irregular_tree.h"
+#include "../bcast/model_bgs.h"
+#include "../gatherv/itree_model.h"
 
 int papc_gatherv_size_aware_binomial(const papc_call *c) {
     if (c->rank == c->root) return papc_itree_root_run(c, PAPC_ITREE_GATHER);
     return papc_itree_nonroot(c, PAPC_ITREE_GATHER);
+}
+
+/* Model (issue 12), m bytes in all, equal blocks b = m/P, root 0, the
+ * tree and its construction as gatherv/itree_model.h simulates them:
+ *   a tree message of M bytes leaves once its sender knows its parent and
+ *   all its children's messages are in (relay_start, relay_forward); a
+ *   parent takes its children's messages one after the other, in the order
+ *   they lost (one per level), a message above the eager limit not before
+ *   the parent has posted its receive (when it learnt its own parent):
+ *       in_p = max(in_p, ready_c [, learn_p]) + α + Mβ;
+ *   the root posts every receive at once (papc_itree_root_run) and takes
+ *   the messages of one level -- the lone blocks first -- as one fan-in:
+ *       in_0 = max(in_0, latest ready of the level) + γ(c+1)(α + M̄β);
+ *   T = max(in_0 + bδ (its own block, copied meanwhile),
+ *           the end of every process's construction part).
+ * Equal blocks below T with P = 2^d give (d+1)α + (24 + (P-1)b)β + bδ
+ * (the data outruns the construction from level 1 on when b >= 24); blocks
+ * above T, T = γ(P)(α + bβ) + bδ and the construction's (d-1)(α + 24β)
+ * beside it; m = 0 the construction alone (its messages are still sent,
+ * data messages of no bytes never are).  P = 1 is the copy. */
+papc_terms papc_gatherv_size_aware_binomial_model(const papc_model_in *in) {
+    double m = in->m > 0 ? in->m : 0;
+    if (in->P <= 1) return papc_bgs_copy(m);
+    papc_bgs_itree t;
+    papc_terms *in_at = NULL;
+    if (papc_bgs_itree_build(in, &t) != 0 ||
+        !(in_at = calloc((size_t)in->P, sizeof *in_at))) {
+        if (t.node) papc_bgs_itree_free(&t);
+        return papc_terms_add(papc_bgs_fan(in, in->P - 1, m - m / in->P),
+                              papc_bgs_copy(m / in->P));
+    }
+    double b = t.b;
+    int lone = 0;
+    for (int i = 1; i < t.P; i++) lone += t.node[i].lone;
+    papc_terms root = papc_bgs_fan(in, lone, lone * b);
+    for (int k = 0; k < t.rounds; k++) {
+        papc_terms ready = papc_terms_zero();
+        int c = 0;
+        double bytes = 0;
+        for (int i = 1; i < t.P; i++) {
+            const papc_bgs_inode *v = &t.node[i];
+            if (v->round != k || v->blocks <= 0) continue;
+            papc_terms go = papc_bgs_max(v->learn, in_at[i]);
+            double M = v->blocks * b;
+            if (v->parent == 0) {
+                ready = papc_bgs_max(ready, go);
+                c++;
+                bytes += M;
+                continue;
+            }
+            int p = v->parent;
+            go = papc_bgs_max(go, in_at[p]);
+            if (M > in->eager) go = papc_bgs_max(go, t.node[p].learn);
+            in_at[p] = papc_terms_add(go, papc_msg(M));
+        }
+        if (c > 0)
+            root = papc_terms_add(papc_bgs_max(root, ready),
+                                  papc_bgs_fan(in, c, bytes));
+    }
+    root = papc_terms_add(root, papc_bgs_copy(b));
+    papc_terms T = papc_bgs_max(root, papc_bgs_itree_busy(&t));
+    free(in_at);
+    papc_bgs_itree_free(&t);
+    return T;
 }
