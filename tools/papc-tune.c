@@ -171,14 +171,14 @@ static void make_plan(plan *pl, const options *o) {
         pl->nsizes = log_sizes(8, (size_t)1 << 20, 6, pl->sizes);
         pl->segs[0] = 0, pl->segs[1] = 8192, pl->nsegs = 2;
         pl->rmin = 3, pl->rmax = 5, pl->point_budget = 0.02;
-        pl->gamma_calls = 10, pl->gamma_reps = 3;
+        pl->gamma_calls = 20, pl->gamma_reps = 3;
         pl->op_reps = 5, pl->pp_reps = 5, pl->pp_trips = 2;
     } else {
         pl->nsizes = log_sizes(8, (size_t)4 << 20, 10, pl->sizes);
         pl->segs[0] = 0, pl->segs[1] = 8192, pl->segs[2] = 64512;
         pl->nsegs = 3;
         pl->rmin = 5, pl->rmax = 15, pl->point_budget = 0.15;
-        pl->gamma_calls = 20, pl->gamma_reps = 7;
+        pl->gamma_calls = 20, pl->gamma_reps = 10;
         pl->op_reps = 11, pl->pp_reps = 11, pl->pp_trips = 4;
     }
     if (o->nprocs) {
@@ -339,61 +339,90 @@ static int make_parent_dirs(const char *path) {
 
 /* ---- 1. γ(p) (Sect. IV-B) ---------------------------------------------- */
 
-/* The root's time of one non-blocking linear broadcast of the segment on
- * comm, averaged over N barrier-separated calls; median of repetitions. */
-static double linear_bcast_time(MPI_Comm comm, const plan *pl, char *seg) {
-    double *t = xmalloc((size_t)pl->gamma_reps * sizeof *t);
-    int me;
-    MPI_Comm_rank(comm, &me);
-    papc_bcast_alg(seg, GAMMA_SEGMENT, MPI_BYTE, 0, comm, "basic_linear");
-    for (int r = 0; r < pl->gamma_reps; r++) {
-        double sum = 0;
-        for (int i = 0; i < pl->gamma_calls; i++) {
-            MPI_Barrier(comm);
-            double t0 = MPI_Wtime();
-            int rc = papc_bcast_alg(seg, GAMMA_SEGMENT, MPI_BYTE, 0, comm,
-                                    "basic_linear");
-            sum += MPI_Wtime() - t0;
-            if (rc != MPI_SUCCESS) {
-                fprintf(stderr, "papc-tune: rank %d: bcast basic_linear "
-                        "failed: %s\n", rank, papc_strerror(rc));
-                MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
-            }
+/* N barrier-separated non-blocking linear broadcasts of the segment on
+ * comm, each timed alone on the root, appended to t. */
+static void linear_bcasts(MPI_Comm comm, int n, char *seg, double *t) {
+    for (int i = 0; i < n; i++) {
+        MPI_Barrier(comm);
+        double t0 = MPI_Wtime();
+        int rc = papc_bcast_alg(seg, GAMMA_SEGMENT, MPI_BYTE, 0, comm,
+                                "basic_linear");
+        t[i] = MPI_Wtime() - t0;
+        if (rc != MPI_SUCCESS) {
+            fprintf(stderr, "papc-tune: rank %d: bcast basic_linear failed: "
+                    "%s\n", rank, papc_strerror(rc));
+            MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
         }
-        t[r] = sum / pl->gamma_calls;
     }
-    double m = median(t, pl->gamma_reps);
-    free(t);
-    return m;
 }
 
+/* The least-squares non-decreasing sequence closest to v[0..n) (pool
+ * adjacent violators), in place: a wider fan-out never costs less, and one
+ * noisy p must not lift every larger p as a running maximum would. */
+static void make_nondecreasing(double *v, int n) {
+    double *mean = xmalloc((size_t)n * sizeof *mean);
+    int *len = xmalloc((size_t)n * sizeof *len), k = 0;
+    for (int i = 0; i < n; i++) {
+        mean[k] = v[i], len[k] = 1, k++;
+        while (k > 1 && mean[k - 2] > mean[k - 1]) {
+            int l = len[k - 2] + len[k - 1];
+            mean[k - 2] = (mean[k - 2] * len[k - 2] +
+                           mean[k - 1] * len[k - 1]) / l;
+            len[k - 2] = l;
+            k--;
+        }
+    }
+    for (int b = 0, i = 0; b < k; b++)
+        for (int j = 0; j < len[b]; j++) v[i++] = mean[b];
+    free(mean), free(len);
+}
+
+/* T(p) is the median over all calls, not the mean of N: one descheduled
+ * receiver on an oversubscribed machine costs a call milliseconds.  The
+ * rounds visit every p in turn, so a change of the machine's load while
+ * γ is measured falls on every p alike, not on the larger ones only. */
 static void measure_gamma(const plan *pl, papc_gamma *g) {
     double t0 = elapsed();
     int pmax = world_size < PAPC_GAMMA_MAX ? world_size : PAPC_GAMMA_MAX;
-    double T[PAPC_GAMMA_MAX + 1] = {0};
+    int n = pl->gamma_calls, total = pl->gamma_reps * n;
+    double T[PAPC_GAMMA_MAX + 1] = {0}, *t[PAPC_GAMMA_MAX + 1] = {0};
+    MPI_Comm comm[PAPC_GAMMA_MAX + 1];
     char *seg = xmalloc(GAMMA_SEGMENT);
     memset(seg, 1, GAMMA_SEGMENT);
     for (int p = 2; p <= pmax; p++) {
-        MPI_Comm c = first_ranks(p);
-        if (c != MPI_COMM_NULL) {
-            T[p] = linear_bcast_time(c, pl, seg);
-            MPI_Comm_free(&c);
+        comm[p] = first_ranks(p);
+        t[p] = xmalloc((size_t)total * sizeof *t[p]);
+        if (comm[p] != MPI_COMM_NULL) /* warm-up, papcoll's duplicate */
+            linear_bcasts(comm[p], 1, seg, t[p]);
+    }
+    for (int r = 0; r < pl->gamma_reps; r++)
+        for (int p = 2; p <= pmax; p++) {
+            if (comm[p] != MPI_COMM_NULL)
+                linear_bcasts(comm[p], n, seg, t[p] + r * n);
+            world_sync(0);
         }
-        world_sync(0);
+    for (int p = 2; p <= pmax; p++) {
+        if (comm[p] != MPI_COMM_NULL) MPI_Comm_free(&comm[p]);
+        T[p] = median(t[p], total);
+        free(t[p]);
     }
     free(seg);
     memset(g, 0, sizeof *g);
     g->n = pmax;
-    g->g[2] = 1.0;
-    for (int p = 3; p <= pmax; p++) {
-        double v = T[2] > 0 ? T[p] / T[2] : 1.0;
-        g->g[p] = v > g->g[p - 1] ? v : g->g[p - 1];
-    }
     if (rank == 0) {
+        double raw[PAPC_GAMMA_MAX + 1];
+        for (int p = 2; p <= pmax; p++) raw[p] = T[p] / T[2];
+        memcpy(g->g, raw, sizeof raw);
+        make_nondecreasing(g->g + 2, pmax - 1);
+        /* γ(2) = 1 by definition, also when p = 2 was pooled with p = 3 */
+        double g2 = g->g[2];
+        for (int p = 2; p <= pmax; p++) g->g[p] /= g2;
         fprintf(stderr, "[gamma] T(2) = %.3g s; gamma(p), p = 2..%d:", T[2],
                 pmax);
         for (int p = 2; p <= pmax; p++) fprintf(stderr, " %.2f", g->g[p]);
-        fprintf(stderr, " (%.0f s)\n", elapsed() - t0);
+        fprintf(stderr, " (raw:");
+        for (int p = 3; p <= pmax; p++) fprintf(stderr, " %.2f", raw[p]);
+        fprintf(stderr, "; %.0f s)\n", elapsed() - t0);
     }
 }
 
