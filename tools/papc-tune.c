@@ -719,58 +719,95 @@ static int run_call(papc_collective coll, const char *alg, MPI_Comm comm,
     }
 }
 
-/* Times one design point on comm (papc-classic-bench's method).  Returns
- * MPI_SUCCESS, or (on every rank of comm alike) the error of the warm-up
- * call; *pt is filled on comm's rank 0. */
-static int measure_point(const papc_alg_desc *row, MPI_Comm comm,
-                         const plan *pl, point *pt, char *why, size_t wlen) {
-    papc_collective coll = row->info.collective;
-    int me;
-    MPI_Comm_rank(comm, &me);
-    char seg[32];
-    snprintf(seg, sizeof seg, "%zu", pt->seg);
-    setenv("PAPC_SEGSIZE", seg, 1); /* read by the library at every call */
-    int n = prepare_call(coll, pt->p, me, pt->m);
+/* PAPC_SEGSIZE on this rank, read by the library at every call. */
+static void set_segsize(size_t seg) {
+    static size_t current = (size_t)-1;
+    if (seg == current) return;
+    char v[32];
+    snprintf(v, sizeof v, "%zu", seg);
+    setenv("PAPC_SEGSIZE", v, 1);
+    current = seg;
+}
 
+/* One call of point pt on comm after a barrier: this rank's time; the
+ * call's error in *rc. */
+static double timed_call(const papc_alg_desc *row, MPI_Comm comm, int me,
+                         const point *pt, int *rc) {
+    set_segsize(pt->seg);
+    int n = prepare_call(row->info.collective, pt->p, me, pt->m);
     MPI_Barrier(comm);
     double t0 = MPI_Wtime();
-    int rc = run_call(coll, row->info.name, comm, n);
-    double warm[2] = {MPI_Wtime() - t0, rc != MPI_SUCCESS}, agreed[2];
-    if (rc != MPI_SUCCESS) snprintf(why, wlen, "%s", papc_strerror(rc));
-    MPI_Allreduce(warm, agreed, 2, MPI_DOUBLE, MPI_MAX, comm);
-    if (agreed[1] != 0) {
-        if (rc == MPI_SUCCESS) snprintf(why, wlen, "failed on another rank");
-        return rc == MPI_SUCCESS ? MPI_ERR_OTHER : rc;
-    }
-    /* as many repetitions as the budget allows, within [rmin, rmax] */
-    double fit = agreed[0] > 0 ? pl->point_budget / agreed[0] : pl->rmax;
-    int reps = fit < pl->rmin ? pl->rmin : fit > pl->rmax ? pl->rmax : (int)fit;
-    double *t = xmalloc((size_t)reps * sizeof *t);
-    double *tmax = xmalloc((size_t)reps * sizeof *tmax);
-    for (int r = 0; r < reps; r++) {
-        MPI_Barrier(comm);
-        t0 = MPI_Wtime();
-        rc = run_call(coll, row->info.name, comm, n);
-        t[r] = MPI_Wtime() - t0;
-        if (rc != MPI_SUCCESS) {
-            fprintf(stderr, "papc-tune: rank %d: %s %s failed while timing: "
-                    "%s\n", rank, papc_collective_name(coll), row->info.name,
-                    papc_strerror(rc));
-            MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
+    *rc = run_call(row->info.collective, row->info.name, comm, n);
+    return MPI_Wtime() - t0;
+}
+
+/* Repetitions of a point whose warm-up took warm seconds: as many as its
+ * share of the budget allows, within [rmin, rmax]. */
+static int repetitions(const plan *pl, double warm) {
+    double fit = warm > 0 ? pl->point_budget / warm : pl->rmax;
+    return fit < pl->rmin ? pl->rmin : fit > pl->rmax ? pl->rmax : (int)fit;
+}
+
+/* Times the k points of one row at one p on comm, papc-classic-bench's
+ * way: a barrier before every call, each rank's own time of its call, per
+ * repetition the maximum over ranks (gathered after the loop, so no
+ * collective sits between timed calls), per point the median.  First a
+ * warm-up call per point, whose time (the maximum over ranks) sets the
+ * point's repetitions; then rounds that visit every point in turn, so that
+ * a drift of the machine's load (other jobs) falls on all sizes alike
+ * rather than bending the curve the fit sees.  Returns MPI_SUCCESS, or
+ * (on every rank of comm alike) the error of a warm-up call, with why
+ * filled; pts[] are filled on comm's rank 0. */
+static int measure_block(const papc_alg_desc *row, MPI_Comm comm,
+                         const plan *pl, point *pts, int k, char *why,
+                         size_t wlen) {
+    int me, rc, maxreps = 0;
+    MPI_Comm_rank(comm, &me);
+    int *reps = xmalloc((size_t)k * sizeof *reps);
+    for (int j = 0; j < k; j++) {
+        double warm[2], agreed[2];
+        warm[0] = timed_call(row, comm, me, &pts[j], &rc);
+        warm[1] = rc != MPI_SUCCESS;
+        if (rc != MPI_SUCCESS)
+            snprintf(why, wlen, "%zu B: %s", pts[j].m, papc_strerror(rc));
+        MPI_Allreduce(warm, agreed, 2, MPI_DOUBLE, MPI_MAX, comm);
+        if (agreed[1] != 0) {
+            if (rc == MPI_SUCCESS)
+                snprintf(why, wlen, "%zu B: failed on another rank",
+                         pts[j].m);
+            free(reps);
+            return rc == MPI_SUCCESS ? MPI_ERR_OTHER : rc;
         }
+        reps[j] = repetitions(pl, agreed[0]);
+        if (reps[j] > maxreps) maxreps = reps[j];
     }
-    /* the maximum over ranks after the loop: no collective between calls */
-    MPI_Reduce(t, tmax, reps, MPI_DOUBLE, MPI_MAX, 0, comm);
-    if (me == 0) {
-        double sum = 0;
-        for (int r = 0; r < reps; r++) sum += tmax[r];
-        pt->reps = reps;
-        pt->mean = sum / reps;
-        pt->median = median(tmax, reps);
-        pt->min = tmax[0];
-        pt->max = tmax[reps - 1];
+    size_t cells = (size_t)k * (size_t)pl->rmax;
+    double *t = xmalloc(cells * sizeof *t), *tmax = xmalloc(cells * sizeof *t);
+    memset(t, 0, cells * sizeof *t);
+    for (int r = 0; r < maxreps; r++)
+        for (int j = 0; j < k; j++) {
+            if (r >= reps[j]) continue;
+            t[(size_t)j * pl->rmax + r] = timed_call(row, comm, me, &pts[j],
+                                                     &rc);
+            if (rc != MPI_SUCCESS) {
+                fprintf(stderr, "papc-tune: rank %d: %s %s failed while "
+                        "timing: %s\n", rank,
+                        papc_collective_name(row->info.collective),
+                        row->info.name, papc_strerror(rc));
+                MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
+            }
+        }
+    MPI_Reduce(t, tmax, (int)cells, MPI_DOUBLE, MPI_MAX, 0, comm);
+    for (int j = 0; me == 0 && j < k; j++) {
+        double *v = tmax + (size_t)j * pl->rmax, sum = 0;
+        for (int r = 0; r < reps[j]; r++) sum += v[r];
+        pts[j].reps = reps[j];
+        pts[j].mean = sum / reps[j];
+        pts[j].median = median(v, reps[j]); /* sorts v */
+        pts[j].min = v[0];
+        pts[j].max = v[reps[j] - 1];
     }
-    free(t), free(tmax);
+    free(reps), free(t), free(tmax);
     return MPI_SUCCESS;
 }
 
@@ -881,9 +918,8 @@ static void tune_row(tuner *tu, const papc_alg_desc *row) {
         MPI_Comm c = tu->comms[i];
         if (c != MPI_COMM_NULL) {
             int k = design_points(row, pl, pl->procs[i], pts + n);
-            for (int j = 0; j < k && !failed; j++)
-                failed = measure_point(row, c, pl, &pts[n + j], why,
-                                       sizeof why) != MPI_SUCCESS;
+            failed = measure_block(row, c, pl, pts + n, k, why,
+                                   sizeof why) != MPI_SUCCESS;
             n += k;
         }
         failed = world_sync(failed);
