@@ -269,9 +269,18 @@ static int parse_options(int argc, char **argv, options *o) {
             o->quick = 1;
             continue;
         }
-        int bad = 0;
-        if (!v) bad = 1;
-        else if (!strcmp(a, "-o")) o->out = v;
+        static const char *valued[] = {"-o", "--csv", "--profile",
+            "--export-ompi", "--export-mpich", "--collectives", "--procs"};
+        int known = 0;
+        for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
+            known |= !strcmp(a, valued[k]);
+        if (!known || !v) {
+            if (rank == 0)
+                fprintf(stderr, "papc-tune: %s '%s'\n", known ?
+                        "missing value after" : "unknown option", a);
+            return -1;
+        }
+        if (!strcmp(a, "-o")) o->out = v;
         else if (!strcmp(a, "--csv")) o->csv = v;
         else if (!strcmp(a, "--profile")) o->profile_in = v;
         else if (!strcmp(a, "--export-ompi")) o->export_ompi = v;
@@ -280,12 +289,6 @@ static int parse_options(int argc, char **argv, options *o) {
             if (parse_collectives(v, o)) return -1;
         } else if (!strcmp(a, "--procs")) {
             if (parse_procs(v, o)) return -1;
-        } else bad = 1;
-        if (bad) {
-            if (rank == 0)
-                fprintf(stderr, "papc-tune: bad option '%s'%s\n", a,
-                        v ? "" : " (missing value)");
-            return -1;
         }
         i++;
     }
