@@ -113,21 +113,27 @@ static double median(double *t, int n) {
 
 static double elapsed(void) { return MPI_Wtime() - t_start; }
 
-/* Every rank of MPI_COMM_WORLD meets here and learns the maximum of flag.
- * A rank waits by sleeping between tests of a non-blocking allreduce, not
- * by spinning in a blocking call: ranks outside an experiment then leave
- * the (oversubscribed) cores to the ranks being timed. */
-static int world_sync(int flag) {
-    int out = 0, done = 0;
+/* Every rank of MPI_COMM_WORLD meets here and learns the maximum of each
+ * flags[i] over the ranks (in place).  A rank waits by sleeping between
+ * tests of a non-blocking allreduce, not by spinning in a blocking call:
+ * ranks outside an experiment then leave the (oversubscribed) cores to the
+ * ranks being timed. */
+static void world_agree(int *flags, int n) {
+    int done = 0;
     MPI_Request req;
-    MPI_Iallreduce(&flag, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
+    MPI_Iallreduce(MPI_IN_PLACE, flags, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD,
+                   &req);
     const struct timespec nap = {0, 500 * 1000};
     for (;;) {
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done) break;
         nanosleep(&nap, NULL);
     }
-    return out;
+}
+
+static void world_sync(void) {
+    int none = 0;
+    world_agree(&none, 1);
 }
 
 /* The first p ranks of MPI_COMM_WORLD in rank order (collective over the
@@ -164,28 +170,33 @@ static void add_proc(plan *pl, int p) {
 }
 
 /* The paper fits at about half the machine; the full width and (from 8 on)
- * a small p add the points that tell α from the P-dependent terms. */
+ * a small p and 3/4 of the machine (not a power of two when PMAX is one:
+ * the models' folds of the extra ranks) add the points that tell α from
+ * the P-dependent terms. */
 static void make_plan(plan *pl, const options *o) {
     memset(pl, 0, sizeof *pl);
     if (o->quick) {
         pl->nsizes = log_sizes(8, (size_t)1 << 20, 6, pl->sizes);
         pl->segs[0] = 0, pl->segs[1] = 8192, pl->nsegs = 2;
-        pl->rmin = 3, pl->rmax = 5, pl->point_budget = 0.02;
-        pl->gamma_calls = 20, pl->gamma_reps = 3;
+        pl->rmin = 3, pl->rmax = 9, pl->point_budget = 0.05;
+        pl->gamma_calls = 20, pl->gamma_reps = 5;
         pl->op_reps = 5, pl->pp_reps = 5, pl->pp_trips = 2;
     } else {
         pl->nsizes = log_sizes(8, (size_t)4 << 20, 10, pl->sizes);
         pl->segs[0] = 0, pl->segs[1] = 8192, pl->segs[2] = 64512;
         pl->nsegs = 3;
-        pl->rmin = 5, pl->rmax = 15, pl->point_budget = 0.15;
-        pl->gamma_calls = 20, pl->gamma_reps = 10;
-        pl->op_reps = 11, pl->pp_reps = 11, pl->pp_trips = 4;
+        pl->rmin = 7, pl->rmax = 31, pl->point_budget = 0.4;
+        pl->gamma_calls = 20, pl->gamma_reps = 20;
+        pl->op_reps = 11, pl->pp_reps = 21, pl->pp_trips = 4;
     }
     if (o->nprocs) {
         for (int i = 0; i < o->nprocs; i++) add_proc(pl, o->procs[i]);
         return;
     }
-    if (world_size >= 8 && !o->quick) add_proc(pl, 4);
+    if (world_size >= 8 && !o->quick) {
+        add_proc(pl, 4);
+        add_proc(pl, world_size * 3 / 4);
+    }
     add_proc(pl, world_size / 2 >= 2 ? world_size / 2 : 2);
     add_proc(pl, world_size);
 }
@@ -207,7 +218,7 @@ static void usage(void) {
         "\n"
         "                      reduce,allreduce; gatherv, scatterv allowed)\n"
         "  --procs LIST        p of the α, β experiments (default PMAX/2 and\n"
-        "                      PMAX, and 4 when PMAX >= 8)\n"
+        "                      PMAX, and 4 and 3/4 PMAX when PMAX >= 8)\n"
         "  --csv FILE          every measured point with the fitted "
         "prediction\n"
         "  --profile FILE      load FILE instead of measuring (for the "
@@ -402,7 +413,7 @@ static void measure_gamma(const plan *pl, papc_gamma *g) {
         for (int p = 2; p <= pmax; p++) {
             if (comm[p] != MPI_COMM_NULL)
                 linear_bcasts(comm[p], n, seg, t[p] + r * n);
-            world_sync(0);
+            world_sync();
         }
     for (int p = 2; p <= pmax; p++) {
         if (comm[p] != MPI_COMM_NULL) MPI_Comm_free(&comm[p]);
@@ -500,7 +511,7 @@ static void measure_local_costs(const plan *pl, papc_profile *prof) {
                 prof->gamma_op[1], prof->gamma_op[2], prof->copy,
                 elapsed() - t0);
     }
-    world_sync(0);
+    world_sync();
 }
 
 /* An MPI_T control variable: an integer as a double, or a string. */
@@ -641,7 +652,7 @@ static void measure_p2p(const plan *pl, papc_profile *prof) {
                         100 * rel, elapsed() - t0);
         }
     }
-    world_sync(0);
+    world_sync();
 }
 
 /* ---- 3. algorithm experiments (Sect. IV-C) ----------------------------- */
@@ -751,69 +762,6 @@ static int repetitions(const plan *pl, double warm) {
     return fit < pl->rmin ? pl->rmin : fit > pl->rmax ? pl->rmax : (int)fit;
 }
 
-/* Times the k points of one row at one p on comm, papc-classic-bench's
- * way: a barrier before every call, each rank's own time of its call, per
- * repetition the maximum over ranks (gathered after the loop, so no
- * collective sits between timed calls), per point the median.  First a
- * warm-up call per point, whose time (the maximum over ranks) sets the
- * point's repetitions; then rounds that visit every point in turn, so that
- * a drift of the machine's load (other jobs) falls on all sizes alike
- * rather than bending the curve the fit sees.  Returns MPI_SUCCESS, or
- * (on every rank of comm alike) the error of a warm-up call, with why
- * filled; pts[] are filled on comm's rank 0. */
-static int measure_block(const papc_alg_desc *row, MPI_Comm comm,
-                         const plan *pl, point *pts, int k, char *why,
-                         size_t wlen) {
-    int me, rc, maxreps = 0;
-    MPI_Comm_rank(comm, &me);
-    int *reps = xmalloc((size_t)k * sizeof *reps);
-    for (int j = 0; j < k; j++) {
-        double warm[2], agreed[2];
-        warm[0] = timed_call(row, comm, me, &pts[j], &rc);
-        warm[1] = rc != MPI_SUCCESS;
-        if (rc != MPI_SUCCESS)
-            snprintf(why, wlen, "%zu B: %s", pts[j].m, papc_strerror(rc));
-        MPI_Allreduce(warm, agreed, 2, MPI_DOUBLE, MPI_MAX, comm);
-        if (agreed[1] != 0) {
-            if (rc == MPI_SUCCESS)
-                snprintf(why, wlen, "%zu B: failed on another rank",
-                         pts[j].m);
-            free(reps);
-            return rc == MPI_SUCCESS ? MPI_ERR_OTHER : rc;
-        }
-        reps[j] = repetitions(pl, agreed[0]);
-        if (reps[j] > maxreps) maxreps = reps[j];
-    }
-    size_t cells = (size_t)k * (size_t)pl->rmax;
-    double *t = xmalloc(cells * sizeof *t), *tmax = xmalloc(cells * sizeof *t);
-    memset(t, 0, cells * sizeof *t);
-    for (int r = 0; r < maxreps; r++)
-        for (int j = 0; j < k; j++) {
-            if (r >= reps[j]) continue;
-            t[(size_t)j * pl->rmax + r] = timed_call(row, comm, me, &pts[j],
-                                                     &rc);
-            if (rc != MPI_SUCCESS) {
-                fprintf(stderr, "papc-tune: rank %d: %s %s failed while "
-                        "timing: %s\n", rank,
-                        papc_collective_name(row->info.collective),
-                        row->info.name, papc_strerror(rc));
-                MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
-            }
-        }
-    MPI_Reduce(t, tmax, (int)cells, MPI_DOUBLE, MPI_MAX, 0, comm);
-    for (int j = 0; me == 0 && j < k; j++) {
-        double *v = tmax + (size_t)j * pl->rmax, sum = 0;
-        for (int r = 0; r < reps[j]; r++) sum += v[r];
-        pts[j].reps = reps[j];
-        pts[j].mean = sum / reps[j];
-        pts[j].median = median(v, reps[j]); /* sorts v */
-        pts[j].min = v[0];
-        pts[j].max = v[reps[j] - 1];
-    }
-    free(reps), free(t), free(tmax);
-    return MPI_SUCCESS;
-}
-
 /* Points of one row at p: every size (gather/scatter: m·p capped), and
  * for segmented rows every segment size that cuts m (a segment of at least
  * m is the unsegmented point again). */
@@ -838,6 +786,117 @@ static int design_points(const papc_alg_desc *row, const plan *pl, int p,
     return k;
 }
 
+/* One algorithm of the collective being tuned. */
+typedef struct alg_run {
+    const papc_alg_desc *row;
+    point *pts;       /* its points so far (medians on rank 0) */
+    int n;
+    int failed;       /* a warm-up call failed: agreed on every rank */
+    char why[256];    /* rank 0: the error, when rank 0 saw it */
+    double busy;      /* rank 0: seconds in its calls */
+} alg_run;
+
+/* One point of one algorithm in a block's rounds. */
+typedef struct item {
+    alg_run *a;
+    point *pt;
+    int reps;
+} item;
+
+/* Size-major, then the table's order, then the segment size: the calls of
+ * every algorithm at one size follow each other. */
+static int cmp_item(const void *x, const void *y) {
+    const item *a = x, *b = y;
+    if (a->pt->m != b->pt->m) return a->pt->m < b->pt->m ? -1 : 1;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    return (a->pt->seg > b->pt->seg) - (a->pt->seg < b->pt->seg);
+}
+
+/* Warm-up call of every item; an algorithm whose call fails (on any rank
+ * of comm: agreed per call) is marked failed and not called again. */
+static void warm_up(item *it, int k, MPI_Comm comm, int me, const plan *pl) {
+    for (int j = 0; j < k; j++) {
+        alg_run *a = it[j].a;
+        if (a->failed) continue;
+        int rc;
+        double warm[2], agreed[2];
+        warm[0] = timed_call(a->row, comm, me, it[j].pt, &rc);
+        warm[1] = rc != MPI_SUCCESS;
+        if (rank == 0) a->busy += warm[0];
+        if (rc != MPI_SUCCESS)
+            snprintf(a->why, sizeof a->why, "%zu B: %s", it[j].pt->m,
+                     papc_strerror(rc));
+        MPI_Allreduce(warm, agreed, 2, MPI_DOUBLE, MPI_MAX, comm);
+        if (agreed[1] != 0) {
+            if (rc == MPI_SUCCESS)
+                snprintf(a->why, sizeof a->why, "%zu B: failed on another "
+                         "rank", it[j].pt->m);
+            a->failed = 1;
+        }
+        it[j].reps = repetitions(pl, agreed[0]);
+    }
+}
+
+/* Times every algorithm of one collective at one p on comm, in
+ * papc-classic-bench's way: a barrier before every call, each rank's own
+ * time of its call, per repetition the maximum over ranks (gathered after
+ * the loop: no collective sits between timed calls), per point the
+ * median.  A warm-up call per point sets its repetitions from its time;
+ * then rounds visit every point of every algorithm in turn, as
+ * papc-classic-bench interleaves its two sides: a change of the machine's
+ * load (other jobs) falls on all algorithms and sizes alike, and what the
+ * selector compares (algorithms at one size) is measured under the same
+ * conditions.  Each run's new points are appended to its pts (measured
+ * on comm's rank 0). */
+static void measure_block(alg_run *runs, int nr, MPI_Comm comm,
+                          const plan *pl, int p) {
+    int me, k = 0, cap = nr * pl->nsizes * pl->nsegs, maxreps = 0;
+    MPI_Comm_rank(comm, &me);
+    item *it = xmalloc((size_t)cap * sizeof *it);
+    for (int r = 0; r < nr; r++) {
+        if (runs[r].failed) continue;
+        int added = design_points(runs[r].row, pl, p, runs[r].pts + runs[r].n);
+        for (int j = 0; j < added; j++)
+            it[k++] = (item){&runs[r], runs[r].pts + runs[r].n + j, 0};
+        runs[r].n += added;
+    }
+    qsort(it, (size_t)k, sizeof *it, cmp_item);
+    warm_up(it, k, comm, me, pl);
+    for (int j = 0; j < k; j++)
+        if (it[j].reps > maxreps) maxreps = it[j].reps;
+    size_t cells = (size_t)k * (size_t)pl->rmax;
+    double *t = xmalloc(cells * sizeof *t), *tmax = xmalloc(cells * sizeof *t);
+    memset(t, 0, cells * sizeof *t);
+    for (int r = 0; r < maxreps; r++)
+        for (int j = 0; j < k; j++) {
+            if (it[j].a->failed || r >= it[j].reps) continue;
+            int rc;
+            double dt = timed_call(it[j].a->row, comm, me, it[j].pt, &rc);
+            t[(size_t)j * pl->rmax + r] = dt;
+            if (rank == 0) it[j].a->busy += dt;
+            if (rc != MPI_SUCCESS) {
+                fprintf(stderr, "papc-tune: rank %d: %s %s failed while "
+                        "timing: %s\n", rank,
+                        papc_collective_name(it[j].a->row->info.collective),
+                        it[j].a->row->info.name, papc_strerror(rc));
+                MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
+            }
+        }
+    MPI_Reduce(t, tmax, (int)cells, MPI_DOUBLE, MPI_MAX, 0, comm);
+    for (int j = 0; me == 0 && j < k; j++) {
+        if (it[j].a->failed) continue;
+        double *v = tmax + (size_t)j * pl->rmax, sum = 0;
+        point *pt = it[j].pt;
+        for (int r = 0; r < it[j].reps; r++) sum += v[r];
+        pt->reps = it[j].reps;
+        pt->mean = sum / it[j].reps;
+        pt->median = median(v, it[j].reps); /* sorts v */
+        pt->min = v[0];
+        pt->max = v[it[j].reps - 1];
+    }
+    free(it), free(t), free(tmax);
+}
+
 typedef struct tuner {
     const plan *pl;
     MPI_Comm *comms;          /* first pl->procs[i] ranks */
@@ -859,9 +918,10 @@ static void write_csv_rows(FILE *f, const papc_alg_desc *row, const point *pts,
 }
 
 /* Rank 0: the row's model at every point, the Huber fit, the prediction
- * per point, the profile entry and the progress line. */
+ * per point, the profile entry and the progress line (busy: seconds the
+ * row's calls took). */
 static void fit_row(tuner *tu, const papc_alg_desc *row, point *pts, int n,
-                    double t0) {
+                    double busy) {
     papc_profile *prof = tu->prof;
     const char *coll = papc_collective_name(row->info.collective);
     papc_terms *x = xmalloc((size_t)n * sizeof *x);
@@ -879,7 +939,7 @@ static void fit_row(tuner *tu, const papc_alg_desc *row, point *pts, int n,
     if (papc_fit_huber(n, x, t, gop, prof->copy, &ab, &sigma, &rel)) {
         fprintf(stderr, "[%d/%d] %s %s: %d points, fit failed (degenerate "
                 "system), not in the profile, %.0f s\n", tu->done, tu->total,
-                coll, row->info.name, n, elapsed() - t0);
+                coll, row->info.name, n, busy);
         for (int i = 0; i < n; i++) pts[i].predicted = NAN;
         tu->skipped++;
     } else {
@@ -894,54 +954,71 @@ static void fit_row(tuner *tu, const papc_alg_desc *row, point *pts, int n,
         tu->fitted++;
         fprintf(stderr, "[%d/%d] %s %s: %d points, alpha %.2g beta %.2g, "
                 "rel %.1f %%, %.0f s\n", tu->done, tu->total, coll,
-                row->info.name, n, ab.alpha, ab.beta, 100 * rel,
-                elapsed() - t0);
+                row->info.name, n, ab.alpha, ab.beta, 100 * rel, busy);
     }
     write_csv_rows(tu->csv, row, pts, n);
     free(x), free(t);
 }
 
-static void tune_row(tuner *tu, const papc_alg_desc *row) {
-    const plan *pl = tu->pl;
-    const char *coll = papc_collective_name(row->info.collective);
-    double t0 = elapsed();
-    tu->done++;
-    if (!row->model) { /* the same on every rank: nothing to agree on */
-        if (rank == 0)
-            fprintf(stderr, "[%d/%d] %s %s: skipped, no cost model yet\n",
-                    tu->done, tu->total, coll, row->info.name);
-        tu->skipped++;
-        return;
-    }
-    int cap = pl->nprocs * pl->nsizes * pl->nsegs;
-    point *pts = xmalloc((size_t)cap * sizeof *pts);
-    int n = 0, failed = 0;
-    char why[256] = "";
-    for (int i = 0; i < pl->nprocs && !failed; i++) {
-        MPI_Comm c = tu->comms[i];
-        if (c != MPI_COMM_NULL) {
-            int k = design_points(row, pl, pl->procs[i], pts + n);
-            failed = measure_block(row, c, pl, pts + n, k, why,
-                                   sizeof why) != MPI_SUCCESS;
-            n += k;
-        }
-        failed = world_sync(failed);
-    }
-    if (rank == 0) {
-        if (failed) {
-            fprintf(stderr, "[%d/%d] %s %s: skipped, the call failed: %s\n",
-                    tu->done, tu->total, coll, row->info.name, why);
-            tu->skipped++;
-        } else {
-            fit_row(tu, row, pts, n, t0);
-        }
-    }
-    free(pts);
-}
-
 static int selected(const papc_alg_desc *row, const options *o) {
     return o->colls[row->info.collective] &&
            !(row->info.flags & PAPC_FLAG_ARRIVAL_AWARE);
+}
+
+/* Every algorithm of coll that is not arrival-aware: the rows without a
+ * cost model are reported and skipped, the others measured together over
+ * the design (measure_block), then fitted one by one on rank 0. */
+static void tune_collective(tuner *tu, papc_collective coll,
+                            const options *o) {
+    const plan *pl = tu->pl;
+    int nrows = papc_registry_count(coll), nr = 0;
+    alg_run *runs = xmalloc((size_t)(nrows ? nrows : 1) * sizeof *runs);
+    int cap = pl->nprocs * pl->nsizes * pl->nsegs;
+    for (int i = 0; i < nrows; i++) {
+        const papc_alg_desc *row = papc_registry_row(coll, i);
+        if (!selected(row, o)) continue;
+        if (!row->model) { /* the same on every rank */
+            tu->done++, tu->skipped++;
+            if (rank == 0)
+                fprintf(stderr, "[%d/%d] %s %s: skipped, no cost model yet\n",
+                        tu->done, tu->total, papc_collective_name(coll),
+                        row->info.name);
+            continue;
+        }
+        memset(&runs[nr], 0, sizeof runs[nr]);
+        runs[nr].row = row;
+        runs[nr].pts = xmalloc((size_t)cap * sizeof *runs[nr].pts);
+        nr++;
+    }
+    int *failed = xmalloc((size_t)(nr ? nr : 1) * sizeof *failed);
+    double t0 = elapsed();
+    for (int i = 0; i < pl->nprocs && nr; i++) {
+        if (tu->comms[i] != MPI_COMM_NULL)
+            measure_block(runs, nr, tu->comms[i], pl, pl->procs[i]);
+        for (int r = 0; r < nr; r++) failed[r] = runs[r].failed;
+        world_agree(failed, nr); /* ranks outside comm learn it too */
+        for (int r = 0; r < nr; r++) runs[r].failed = failed[r];
+    }
+    if (rank == 0 && nr) {
+        int points = 0;
+        for (int r = 0; r < nr; r++) points += runs[r].n;
+        fprintf(stderr, "[%s] %d algorithms, %d points measured in %.0f s\n",
+                papc_collective_name(coll), nr, points, elapsed() - t0);
+    }
+    for (int r = 0; r < nr; r++) {
+        tu->done++;
+        if (rank == 0 && runs[r].failed) {
+            fprintf(stderr, "[%d/%d] %s %s: skipped, the call failed: %s\n",
+                    tu->done, tu->total, papc_collective_name(coll),
+                    runs[r].row->info.name,
+                    runs[r].why[0] ? runs[r].why : "on another rank");
+            tu->skipped++;
+        } else if (rank == 0) {
+            fit_row(tu, runs[r].row, runs[r].pts, runs[r].n, runs[r].busy);
+        }
+        free(runs[r].pts);
+    }
+    free(runs), free(failed);
 }
 
 static void tune_algorithms(const options *o, const plan *pl,
@@ -959,13 +1036,10 @@ static void tune_algorithms(const options *o, const plan *pl,
         if (tu.comms[i] != MPI_COMM_NULL) /* papcoll's private duplicate */
             papc_bcast_alg(&byte, 1, MPI_CHAR, 0, tu.comms[i],
                            "basic_linear");
-        world_sync(0);
+        world_sync();
     }
     for (int c = 0; c < PAPC_NUM_COLLECTIVES; c++)
-        for (int i = 0; i < papc_registry_count((papc_collective)c); i++) {
-            const papc_alg_desc *row = papc_registry_row((papc_collective)c, i);
-            if (selected(row, o)) tune_row(&tu, row);
-        }
+        if (o->colls[c]) tune_collective(&tu, (papc_collective)c, o);
     unsetenv("PAPC_SEGSIZE");
     for (int i = 0; i < pl->nprocs; i++)
         if (tu.comms[i] != MPI_COMM_NULL) MPI_Comm_free(&tu.comms[i]);
