@@ -1119,21 +1119,14 @@ static void print_profile(const papc_profile *p, const char *path) {
 
 /* ---- exports ------------------------------------------------------------ */
 
-/* papc_profile_load lives in the selector (src/core/select.c); a weak
- * reference lets this tool build and run before the selector lands. */
-#pragma weak papc_profile_load
-
 static int run_exports(const options *o, const char *profile_path, int pmin,
                        int pmax) {
     if (!o->export_ompi && !o->export_mpich) return EXIT_OK;
     char err[512];
-    if (!papc_profile_load) {
-        fprintf(stderr, "papc-tune: this papcoll cannot load profiles yet "
-                "(no papc_profile_load): no export\n");
-        return EXIT_FAIL;
-    }
-    if (papc_profile_load(profile_path) != MPI_SUCCESS) {
-        fprintf(stderr, "papc-tune: %s\n", papc_strerror(MPI_ERR_FILE));
+    /* the exports read the profile through the selector (papc_explain) */
+    int rc = papc_profile_load(profile_path);
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "papc-tune: %s\n", papc_strerror(rc));
         return EXIT_FAIL;
     }
     int code = EXIT_OK;
