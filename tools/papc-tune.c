@@ -219,8 +219,8 @@ static void usage(void) {
         "                      reduce,allreduce; gatherv, scatterv allowed)\n"
         "  --procs LIST        p of the α, β experiments (default PMAX/2 and\n"
         "                      PMAX, and 4 and 3/4 PMAX when PMAX >= 8)\n"
-        "  --csv FILE          every measured point with the fitted "
-        "prediction\n"
+        "  --csv FILE          every measured point: times, the prediction\n"
+        "                      after the fit, the model's terms\n"
         "  --profile FILE      load FILE instead of measuring (for the "
         "exports)\n"
         "  --export-ompi FILE  Open MPI dynamic rules file from the profile\n"
@@ -910,10 +910,13 @@ static void write_csv_rows(FILE *f, const papc_alg_desc *row, const point *pts,
                            int n) {
     if (!f) return;
     for (int i = 0; i < n; i++)
-        fprintf(f, "%s,%s,%d,%zu,%zu,%d,%.9g,%.9g,%.9g,%.9g,%.9g\n",
+        fprintf(f, "%s,%s,%d,%zu,%zu,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,"
+                "%.9g,%.9g\n",
                 papc_collective_name(row->info.collective), row->info.name,
                 pts[i].p, pts[i].m, pts[i].seg, pts[i].reps, pts[i].median,
-                pts[i].mean, pts[i].min, pts[i].max, pts[i].predicted);
+                pts[i].mean, pts[i].min, pts[i].max, pts[i].predicted,
+                pts[i].x.alpha, pts[i].x.beta, pts[i].x.gamma_op,
+                pts[i].x.copy);
     fflush(f);
 }
 
@@ -1184,7 +1187,8 @@ static int open_outputs(const options *o, const char *path, FILE **csv) {
                 ok = 0;
             } else {
                 fprintf(*csv, "collective,algorithm,p,m,segsize,reps,"
-                        "median_s,mean_s,min_s,max_s,predicted_s\n");
+                        "median_s,mean_s,min_s,max_s,predicted_s,"
+                        "terms_alpha,terms_beta,terms_gamma_op,terms_copy\n");
             }
         }
     }
