@@ -185,7 +185,7 @@ static void make_plan(plan *pl, const options *o) {
         pl->nsizes = log_sizes(8, (size_t)4 << 20, 10, pl->sizes);
         pl->segs[0] = 0, pl->segs[1] = 8192, pl->segs[2] = 64512;
         pl->nsegs = 3;
-        pl->rmin = 7, pl->rmax = 31, pl->point_budget = 0.4;
+        pl->rmin = 5, pl->rmax = 31, pl->point_budget = 0.4;
         pl->gamma_calls = 20, pl->gamma_reps = 20;
         pl->op_reps = 11, pl->pp_reps = 21, pl->pp_trips = 4;
     }
@@ -603,27 +603,46 @@ static double detect_eager(char *src, size_t len) {
     return eager;
 }
 
-/* One-way time of an m-byte message between ranks 0 and 1: half a round
- * trip, averaged over pp_trips, median of pp_reps. */
-static double pingpong(const plan *pl, char *buf, size_t m) {
-    double *t = xmalloc((size_t)pl->pp_reps * sizeof *t);
+/* Repetitions of a point whose warm-up took warm seconds: as many as its
+ * share of the budget allows, within [rmin, rmax]. */
+static int repetitions(const plan *pl, double warm) {
+    double fit = warm > 0 ? pl->point_budget / warm : pl->rmax;
+    return fit < pl->rmin ? pl->rmin : fit > pl->rmax ? pl->rmax : (int)fit;
+}
+
+/* pp_trips round trips of m bytes between ranks 0 and 1: this rank's
+ * time of one way. */
+static double round_trips(const plan *pl, char *buf, size_t m) {
     int peer = 1 - rank, n = (int)m;
-    for (int r = -1; r < pl->pp_reps; r++) { /* r = -1: warm-up */
-        double t0 = MPI_Wtime();
-        for (int k = 0; k < pl->pp_trips; k++) {
-            if (rank == 0) {
-                MPI_Send(buf, n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
-                MPI_Recv(buf, n, MPI_BYTE, peer, 7, MPI_COMM_WORLD,
-                         MPI_STATUS_IGNORE);
-            } else {
-                MPI_Recv(buf, n, MPI_BYTE, peer, 7, MPI_COMM_WORLD,
-                         MPI_STATUS_IGNORE);
-                MPI_Send(buf, n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
-            }
+    double t0 = MPI_Wtime();
+    for (int k = 0; k < pl->pp_trips; k++) {
+        if (rank == 0) {
+            MPI_Send(buf, n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+            MPI_Recv(buf, n, MPI_BYTE, peer, 7, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(buf, n, MPI_BYTE, peer, 7, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            MPI_Send(buf, n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
         }
-        if (r >= 0) t[r] = (MPI_Wtime() - t0) / (2.0 * pl->pp_trips);
     }
-    double med = median(t, pl->pp_reps);
+    return (MPI_Wtime() - t0) / (2.0 * pl->pp_trips);
+}
+
+/* One-way time of an m-byte message between ranks 0 and 1: half a round
+ * trip, averaged over pp_trips, median of repetitions (as many as the
+ * point budget allows after a warm-up, within [rmin, pp_reps]; the two
+ * ranks take the larger of their counts). */
+static double pingpong(const plan *pl, char *buf, size_t m) {
+    double warm = round_trips(pl, buf, m) * 2 * pl->pp_trips;
+    int mine = repetitions(pl, warm), reps;
+    if (mine > pl->pp_reps) mine = pl->pp_reps;
+    MPI_Sendrecv(&mine, 1, MPI_INT, 1 - rank, 8, &reps, 1, MPI_INT,
+                 1 - rank, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (mine > reps) reps = mine;
+    double *t = xmalloc((size_t)reps * sizeof *t);
+    for (int r = 0; r < reps; r++) t[r] = round_trips(pl, buf, m);
+    double med = median(t, reps);
     free(t);
     return med;
 }
@@ -755,13 +774,6 @@ static double timed_call(const papc_alg_desc *row, MPI_Comm comm, int me,
     return MPI_Wtime() - t0;
 }
 
-/* Repetitions of a point whose warm-up took warm seconds: as many as its
- * share of the budget allows, within [rmin, rmax]. */
-static int repetitions(const plan *pl, double warm) {
-    double fit = warm > 0 ? pl->point_budget / warm : pl->rmax;
-    return fit < pl->rmin ? pl->rmin : fit > pl->rmax ? pl->rmax : (int)fit;
-}
-
 /* Points of one row at p: every size (gather/scatter: m·p capped), and
  * for segmented rows every segment size that cuts m (a segment of at least
  * m is the unsegmented point again). */
@@ -793,7 +805,7 @@ typedef struct alg_run {
     int n;
     int failed;       /* a warm-up call failed: agreed on every rank */
     char why[256];    /* rank 0: the error, when rank 0 saw it */
-    double busy;      /* rank 0: seconds in its calls */
+    double busy;      /* rank 0: seconds its timed calls took (slowest rank) */
 } alg_run;
 
 /* One point of one algorithm in a block's rounds. */
@@ -822,7 +834,6 @@ static void warm_up(item *it, int k, MPI_Comm comm, int me, const plan *pl) {
         double warm[2], agreed[2];
         warm[0] = timed_call(a->row, comm, me, it[j].pt, &rc);
         warm[1] = rc != MPI_SUCCESS;
-        if (rank == 0) a->busy += warm[0];
         if (rc != MPI_SUCCESS)
             snprintf(a->why, sizeof a->why, "%zu B: %s", it[j].pt->m,
                      papc_strerror(rc));
@@ -871,9 +882,8 @@ static void measure_block(alg_run *runs, int nr, MPI_Comm comm,
         for (int j = 0; j < k; j++) {
             if (it[j].a->failed || r >= it[j].reps) continue;
             int rc;
-            double dt = timed_call(it[j].a->row, comm, me, it[j].pt, &rc);
-            t[(size_t)j * pl->rmax + r] = dt;
-            if (rank == 0) it[j].a->busy += dt;
+            t[(size_t)j * pl->rmax + r] =
+                timed_call(it[j].a->row, comm, me, it[j].pt, &rc);
             if (rc != MPI_SUCCESS) {
                 fprintf(stderr, "papc-tune: rank %d: %s %s failed while "
                         "timing: %s\n", rank,
@@ -893,6 +903,7 @@ static void measure_block(alg_run *runs, int nr, MPI_Comm comm,
         pt->median = median(v, it[j].reps); /* sorts v */
         pt->min = v[0];
         pt->max = v[it[j].reps - 1];
+        it[j].a->busy += sum;
     }
     free(it), free(t), free(tmax);
 }
