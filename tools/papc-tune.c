@@ -8,10 +8,11 @@
  *
  * What it measures, in this order:
  *   1. γ(p), p = 2..PMAX (Sect. IV-B): on the first p ranks the root times
- *      N successive non-blocking linear broadcasts (bcast basic_linear) of
- *      an 8 KiB segment separated by barriers; γ(p) = T(p)/T(2), the median
- *      of repetitions, made non-decreasing (a wider fan-out never costs
- *      less; a smaller figure is noise).
+ *      successive non-blocking linear broadcasts (bcast basic_linear) of
+ *      an 8 KiB segment separated by barriers; T(p) is the median over the
+ *      calls (rounds visit every p in turn), γ(p) = T(p)/T(2) made
+ *      non-decreasing (a wider fan-out never costs less; a smaller figure
+ *      is noise).
  *   2. γ_op per datatype/op class: seconds per byte of MPI_Reduce_local on
  *      1 MiB (float: MPI_SUM on MPI_DOUBLE, int: MPI_SUM on MPI_INT, other:
  *      a user-defined commutative sum on MPI_INT); δ: seconds per byte of
@@ -21,9 +22,10 @@
  *      algorithm itself over a design of (p, m[, segment size]) points,
  *      timed as papc-classic-bench times (a warm-up call, then per
  *      repetition a barrier and each rank's own time of the call; the
- *      maximum over ranks; the median over repetitions); the row's cost
- *      model gives each point's coefficients of α, β, γ_op, δ, and α, β
- *      are fitted by Huber regression (papc_fit_huber, GSL).
+ *      maximum over ranks; the median over repetitions; the algorithms of
+ *      one collective interleaved); the row's cost model gives each
+ *      point's coefficients of α, β, γ_op, δ, and α, β are fitted by Huber
+ *      regression (papc_fit_huber, GSL).
  * Ranks outside an experiment's sub-communicator sleep between polls of a
  * non-blocking allreduce, so that on an oversubscribed machine they leave
  * the cores to the ranks being timed.
@@ -232,7 +234,8 @@ static int parse_collectives(const char *list, options *o) {
     char *copy = strdup(list), *save = NULL;
     int ok = 1;
     memset(o->colls, 0, sizeof o->colls);
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    for (char *t = strtok_r(copy, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
         int c = papc_collective_from_name(t);
         if (c < 0) {
             if (rank == 0)
@@ -253,7 +256,8 @@ static int parse_procs(const char *list, options *o) {
     for (char *t = strtok_r(copy, ",", &save); t && ok;
          t = strtok_r(NULL, ",", &save)) {
         int p;
-        if (papc_cli_int(t, 2, &p) || p > world_size || o->nprocs == MAX_PROCS) {
+        if (papc_cli_int(t, 2, &p) || p > world_size ||
+            o->nprocs == MAX_PROCS) {
             if (rank == 0)
                 fprintf(stderr, "papc-tune: bad p '%s' (2..%d, at most %d)\n",
                         t, world_size, MAX_PROCS);
@@ -416,15 +420,17 @@ static void measure_gamma(const plan *pl, papc_gamma *g) {
             world_sync();
         }
     for (int p = 2; p <= pmax; p++) {
-        if (comm[p] != MPI_COMM_NULL) MPI_Comm_free(&comm[p]);
-        T[p] = median(t[p], total);
+        if (comm[p] != MPI_COMM_NULL) {
+            T[p] = median(t[p], total);
+            MPI_Comm_free(&comm[p]);
+        }
         free(t[p]);
     }
     free(seg);
     memset(g, 0, sizeof *g);
     g->n = pmax;
     if (rank == 0) {
-        double raw[PAPC_GAMMA_MAX + 1];
+        double raw[PAPC_GAMMA_MAX + 1] = {0};
         for (int p = 2; p <= pmax; p++) raw[p] = T[p] / T[2];
         memcpy(g->g, raw, sizeof raw);
         make_nondecreasing(g->g + 2, pmax - 1);
