@@ -797,6 +797,17 @@ static void test_v_by_hand(void **state) {
  *  eager 4096, gatherv P=8, 64 KiB: a relay's child's message (8192 B,
  *    rendezvous) waits for the relay's receive: 4 -> 5 and 6 -> 7 leave
  *    at 2c_s: land 3a + 8240 b; 5 and 7 -> 0: 4a + 24624 b (+ 8192 d).
+ *  A verdict: gatherv P=15, 100 B (b = 20/3).  Level 0: pairs (2,3) ..
+ *    (12,13) at c_s, 14 alone; level 1: (5 -> 7), (9 -> 11) at 2c_s, and
+ *    [12,13] against [14]: the lower wins (it has more to take), 14 -> 13
+ *    at 2c_s; level 2: [8..11] (gather root 11) against [12..14] (gather
+ *    root 13, fixed root 14): states swapped at 3c_s, the lower wins, and
+ *    14 must tell 13 (a + 24 b): 13 -> 11 learnt at 4c_s = 4a + 96 b;
+ *    level 3: 11 -> 0 (7 blocks).  Data: 12 -> 13 lands 2a + (24 + b) b,
+ *    14 -> 13 lands 3a + (48 + b) b; 13 leaves at 4c_s (later), lands at
+ *    11 at 5a + (96 + 3b) b; 11 leaves then (after 3c_s, and after 9's
+ *    3a + (48 + 2b) b), lands at 0 at 6a + (96 + 10b) b, the last:
+ *    (6, 96 + 200/3, 20/3).
  *  eager 4096, scatterv P=8, 64 KiB: F0 = a + 57344/4 b; 7 and 5 post
  *    at 2c_s, their 2-block runs (rendezvous) land 2c_s + a + 16384 b =
  *    3a + 16432 b, then their one child: 4a + 24624 b (+ 8192 d).
@@ -815,6 +826,9 @@ static void test_v_threshold_eager_gamma(void **state) {
     setenv("PAPC_TUW_THRESHOLD", "12288", 1);
     check_with("gatherv eager 4096", papc_gatherv_size_aware_binomial_model,
                rdv, 1, 4096, NULL);
+    static const hand verdict[] = {{15, 100, 0, 6, 96 + 200.0 / 3,
+                                    20.0 / 3}};
+    CHECK(papc_gatherv_size_aware_binomial_model, verdict);
     check_with("scatterv eager 4096",
                papc_scatterv_size_aware_binomial_model, rdv, 1, 4096, NULL);
     check_with("gatherv γ", papc_gatherv_size_aware_binomial_model, lone_g, 1,
