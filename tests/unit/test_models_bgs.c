@@ -455,38 +455,40 @@ static const hand gather_bsbn[] = {
 
 /* linear_sync, first part 1024 B, eager limit 64 KiB:
  *   m = 100, one part: (P-1)(2a + 108 b) + 100 d;
- *   m = 64 KiB: m2 = 64512 <= eager (eq. 14's case):
- *     (P-1)(2a + 1032 b) + (a + 64512 b) + 65536 d. */
+ *   m = 64 KiB: m2 = 64512 <= eager (eq. 14's case): the first turn 2a +
+ *   1032 b, each later one as long as the previous rank's second part,
+ *   2a + 64512 b, the last second part a + 64512 b after the loop:
+ *     (2P-1) a + (1032 + 64512(P-1)) b + 65536 d. */
 static const hand gather_linear_sync[] = {
     {2, 100, 0, 2, 108, 100},       {2, K64, 0, 3, 1032 + 64512, K64},
-    {3, 100, 0, 4, 216, 100},       {3, K64, 0, 5, 2064 + 64512, K64},
-    {4, 100, 0, 6, 324, 100},       {4, K64, 0, 7, 3096 + 64512, K64},
-    {5, 100, 0, 8, 432, 100},       {5, K64, 0, 9, 4128 + 64512, K64},
-    {8, 100, 0, 14, 756, 100},      {8, K64, 0, 15, 7224 + 64512, K64},
-    {16, 100, 0, 30, 1620, 100},    {16, K64, 0, 31, 15480 + 64512, K64},
+    {3, 100, 0, 4, 216, 100},       {3, K64, 0, 5, 1032 + 129024, K64},
+    {4, 100, 0, 6, 324, 100},       {4, K64, 0, 7, 1032 + 193536, K64},
+    {5, 100, 0, 8, 432, 100},       {5, K64, 0, 9, 1032 + 258048, K64},
+    {8, 100, 0, 14, 756, 100},      {8, K64, 0, 15, 1032 + 451584, K64},
+    {16, 100, 0, 30, 1620, 100},    {16, K64, 0, 31, 1032 + 967680, K64},
 };
 
-/* background_sorted_linear_sync (eager 64 KiB): the first HELLO a + 64 b;
+/* background_sorted_linear_sync: the first HELLO a + 64 b;
  *   m = 100, one part, a turn (a + 64 b) + 100 d + (a + 164 b), the last
  *   part unpacked (100 d), the root's own copy (100 d):
  *     (1 + 2(P-1)) a + (64 + 228(P-1)) b + (100(P-1) + 200) d;
- *   m = 64 KiB: turn (a + 64 b) + 1024 d + (a + 1088 b); tail: 64512 d +
- *   (a + 64576 b); copies 65536 + 64512 at the root:
- *     (2 + 2(P-1)) a + (64 + 64576 + 1152(P-1)) b
- *     + (1024(P-1) + 64512 + 130048) d. */
+ *   m = 64 KiB: A = (a + 64 b) + 1024 d + (a + 1088 b) = 2a + 1152 b +
+ *   1024 d; B = 64512 d + (a + 64576 b); max(A, B) = 2a + 64576 b +
+ *   64512 d; HELLO + A + (P-2) max + B + (65536 + 64512) d:
+ *     2P a + (65792 + 64576(P-2)) b + (195584 + 64512(P-2)) d. */
 static const hand gather_bsls[] = {
     {2, 100, 0, 3, 292, 300},
-    {2, K64, 0, 4, 64640 + 1152, 1024 + 194560},
+    {2, K64, 0, 4, 65792, 195584},
     {3, 100, 0, 5, 520, 400},
-    {3, K64, 0, 6, 64640 + 2304, 2048 + 194560},
+    {3, K64, 0, 6, 65792 + 64576, 195584 + 64512},
     {4, 100, 0, 7, 748, 500},
-    {4, K64, 0, 8, 64640 + 3456, 3072 + 194560},
+    {4, K64, 0, 8, 65792 + 2 * 64576, 195584 + 2 * 64512},
     {5, 100, 0, 9, 976, 600},
-    {5, K64, 0, 10, 64640 + 4608, 4096 + 194560},
+    {5, K64, 0, 10, 65792 + 3 * 64576, 195584 + 3 * 64512},
     {8, 100, 0, 15, 1660, 900},
-    {8, K64, 0, 16, 64640 + 8064, 7168 + 194560},
+    {8, K64, 0, 16, 65792 + 6 * 64576, 195584 + 6 * 64512},
     {16, 100, 0, 31, 3484, 1700},
-    {16, K64, 0, 32, 64640 + 17280, 15360 + 194560},
+    {16, K64, 0, 32, 65792 + 14 * 64576, 195584 + 14 * 64512},
 };
 
 static void test_gather_by_hand(void **state) {
@@ -506,13 +508,13 @@ static void test_gather_by_hand(void **state) {
 /* The eager limit and the first part.
  *  linear_sync, 64 KiB, eager 4096: m2 = 64512 > eager (eq. 13's case):
  *    (P-1)(3a + (8 + 65536) b) + 65536 d: P=4: (9, 196632, 65536).
- *  background_sorted_linear_sync, same: (a + 64 b) + (P-1)[(a + 64 b) +
- *    1024 d + (a + 1088 b) + 64512 d + (a + 64576 b)] + (65536 + 64512) d:
- *    P=4: (10, 64 + 3*65728 = 197248, 3*65536 + 130048 = 326656).
+ *  background_sorted_linear_sync does not depend on it (its monitor takes
+ *    every part as it comes): P=4 as with 64 KiB, (8, 194944, 324608).
  *  PAPC_GATHER_FIRST_SEGMENT=0 (one part), 64 KiB, P=4:
  *    3(2a + 65544 b) + 65536 d = (6, 196632, 65536).
  *  PAPC_GATHER_FIRST_SEGMENT=4096, 64 KiB, eager 64 KiB, P=4: m2 = 61440:
- *    3(2a + 4104 b) + (a + 61440 b) + 65536 d = (7, 73752, 65536).
+ *    (2a + 4104 b) + 2(2a + 61440 b) + (a + 61440 b) + 65536 d =
+ *    (7, 188424, 65536).
  *  γ(p) = p - 1: binomial P=5, 100 B: spans 1, 1 as one fan-in γ(3) = 2:
  *    2(a + 100 b), then span 2 (ready a + 100 b): + a + 200 b:
  *    (3, 400, 100); sorted_binomial P=4: decision γ(4) = 3: 3(a + 72 b)
@@ -521,14 +523,14 @@ static void test_gather_eager_and_knobs(void **state) {
     (void)state;
     papc_gamma g = serial_gamma();
     static const hand ls_rdv[] = {{4, K64, 0, 9, 196632, K64}};
-    static const hand bsls_rdv[] = {{4, K64, 0, 10, 197248, 326656}};
+    static const hand bsls_rdv[] = {{4, K64, 0, 8, 194944, 324608}};
     check_with("linear_sync eager 4096", papc_gather_linear_sync_model,
                ls_rdv, 1, 4096, NULL);
     check_with("bsls eager 4096",
                papc_gather_background_sorted_linear_sync_model, bsls_rdv, 1,
                4096, NULL);
     static const hand one_part[] = {{4, K64, 0, 6, 196632, K64}};
-    static const hand four_k[] = {{4, K64, 0, 7, 73752, K64}};
+    static const hand four_k[] = {{4, K64, 0, 7, 188424, K64}};
     setenv("PAPC_GATHER_FIRST_SEGMENT", "0", 1);
     CHECK(papc_gather_linear_sync_model, one_part);
     setenv("PAPC_GATHER_FIRST_SEGMENT", "4096", 1);
