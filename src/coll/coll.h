@@ -15,9 +15,11 @@ papc_terms papc_gather_basic_linear_model(const papc_model_in *in);
 papc_terms papc_gather_linear_sync_model(const papc_model_in *in);
 papc_terms papc_gather_binomial_model(const papc_model_in *in);
 papc_terms papc_gather_sorted_linear_sync_model(const papc_model_in *in);
-papc_terms papc_gather_background_sorted_linear_sync_model(const papc_model_in *in);
+papc_terms papc_gather_background_sorted_linear_sync_model(
+    const papc_model_in *in);
 papc_terms papc_gather_sorted_binomial_model(const papc_model_in *in);
-papc_terms papc_gather_background_sorted_binomial_model(const papc_model_in *in);
+papc_terms papc_gather_background_sorted_binomial_model(
+    const papc_model_in *in);
 
 int papc_scatter_basic_linear(const papc_call *c);
 int papc_scatter_binomial(const papc_call *c);
@@ -31,7 +33,8 @@ papc_terms papc_scatter_binomial_model(const papc_model_in *in);
 papc_terms papc_scatter_sorted_linear_model(const papc_model_in *in);
 papc_terms papc_scatter_background_sorted_linear_model(const papc_model_in *in);
 papc_terms papc_scatter_sorted_binomial_model(const papc_model_in *in);
-papc_terms papc_scatter_background_sorted_binomial_model(const papc_model_in *in);
+papc_terms papc_scatter_background_sorted_binomial_model(
+    const papc_model_in *in);
 
 int papc_bcast_basic_linear(const papc_call *c);
 int papc_bcast_chain(const papc_call *c);

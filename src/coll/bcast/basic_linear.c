@@ -16,7 +16,7 @@ int papc_bcast_basic_linear(const papc_call *c) {
 
 /* Model (issue 12):  T = γ(P)(n α + m β),  n = ceil(m / 2^30) (1 below
  * 1 GiB).  segsize is ignored: the run passes segsize 0 to the engine
- * (line 12), which still cuts at 2^30 bytes (tree_engine.c,
+ * (lines 13-14), which still cuts at 2^30 bytes (tree_engine.c,
  * papc_tree_seg_bytes).  The linear tree's root sends every segment to its
  * P - 1 children with non-blocking sends and waits for them
  * (forward_segment): one fan-out of P - 1 per segment, Formula 3.

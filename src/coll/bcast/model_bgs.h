@@ -21,6 +21,11 @@
  *    message (Formula 3 of model-based-selection.md), with their mean size
  *    when the sizes differ (at γ(k+1) = k, a serialised link, that is their
  *    total bytes);
+ *  - segments as the code cuts them: only the segmented bcast rows (chain,
+ *    k_chain, binary, split_binary, binomial) read m_s, n_s = ceil(m/m_s)
+ *    (papc_model_segments; the engine also caps a segment at 1 GiB);
+ *    bcast basic_linear and every gather, scatter, gatherv and scatterv
+ *    row ignore it (their runs cut no segments);
  *  - a local copy of b bytes costs δb where nothing overlaps it: the root's
  *    copy of its own block always counts (its CPU also makes the receive
  *    copies under shared memory), a relay's copy of its own block made

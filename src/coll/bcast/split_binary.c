@@ -178,15 +178,16 @@ int papc_bcast_split_binary(const papc_call *c) {
     return rc;
 }
 
-/* Vranks of the binary tree's last level, floor(log2 P), without a partner
- * (as papc_split_binary_unpaired counts them): its c = P - 2^D + 1 nodes
- * are left-half nodes up to the half width 2^(D-1), every right-half node
- * pairs one of them. */
+/* Vranks without a partner, as papc_split_binary_unpaired finds them
+ * (the last level's left-half nodes whose mirror does not exist). */
 static int unpaired_nodes(int P) {
-    if (P < 2) return 0;
-    int D = papc_model_floor_log2(P);
-    long c = P - (1L << D) + 1, hw = 1L << (D - 1);
-    return (int)(c <= hw ? c : 2 * hw - c);
+    int n = 0;
+    for (int v = 1; v < P; v++) {
+        int h, partner;
+        papc_split_binary_pair(v, P, &h, &partner);
+        n += partner < 0;
+    }
+    return n;
 }
 
 /* Model (issue 12), halves h0 = ceil(m/2), h1 = floor(m/2), each cut in

@@ -26,11 +26,13 @@ const papc_alg_desc papc_gather_algs[] = {
       PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_NONBLOCKING | PAPC_FLAG_BACKGROUND,
       "sorted_linear_sync whose root side runs in the monitor thread, also "
       "while the root computes (Proficz 2020 BSLS)"},
-     papc_gather_background_sorted_linear_sync, papc_gather_background_sorted_linear_sync_model},
+     papc_gather_background_sorted_linear_sync,
+     papc_gather_background_sorted_linear_sync_model},
     {{PAPC_GATHER, "background_sorted_binomial", "bsbn", 0,
       PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_BACKGROUND,
       "sorted_binomial whose inner nodes receive in the monitor thread "
       "(Proficz 2020 BSBN)"},
-     papc_gather_background_sorted_binomial, papc_gather_background_sorted_binomial_model},
+     papc_gather_background_sorted_binomial,
+     papc_gather_background_sorted_binomial_model},
 };
 const int papc_gather_nalgs = sizeof papc_gather_algs / sizeof *papc_gather_algs;

@@ -194,8 +194,9 @@ int papc_gather_linear_sync(const papc_call *c) {
  * second part m2 = m - f, eager limit e (in->eager):
  *   one part (f = 0 or f >= m):
  *     T = (P-1)(2α + (8 + m)β) + mδ
- *   m2 <= e (eq. 14's case, the second parts overlap the next turns):
- *     T = (P-1)(2α + (8 + f)β) + (α + m2 β) + mδ
+ *   m2 <= e (eq. 14's case: a rank's second part flies during the next
+ *   rank's turn, which lasts as long as the longer of the two):
+ *     T = (2α + (8 + f)β) + (P-2)(2α + max(8 + f, m2)β) + (α + m2 β) + mδ
  *   m2 > e (eq. 13's case, rendezvous: every part in turn):
  *     T = (P-1)(3α + (8 + m)β) + mδ
  * A turn (take_block, lines 138-153, one rank after the other in
@@ -209,16 +210,16 @@ int papc_gather_linear_sync(const papc_call *c) {
  * P = 1 is the copy. */
 papc_terms papc_gather_linear_sync_model(const papc_model_in *in) {
     if (in->m <= 0) return papc_terms_zero();
+    papc_terms t = papc_bgs_copy(in->m);
+    if (in->P <= 1) return t;
     double f = papc_bgs_first_segment(), m2 = in->m - f;
-    papc_terms go = papc_msg(8), turn, tail = papc_terms_zero();
-    if (f <= 0 || f >= in->m) {
-        turn = papc_terms_add(go, papc_msg(in->m));
-    } else if (m2 <= in->eager) {
-        turn = papc_terms_add(go, papc_msg(f));
-        if (in->P > 1) tail = papc_msg(m2);
-    } else {
-        turn = papc_terms_add(papc_terms_add(go, papc_msg(f)), papc_msg(m2));
-    }
-    papc_terms t = papc_terms_axpy(tail, in->P - 1, turn);
-    return papc_terms_add(t, papc_bgs_copy(in->m));
+    papc_terms go = papc_msg(8);
+    if (f <= 0 || f >= in->m)
+        return papc_terms_axpy(t, in->P - 1,
+                               papc_terms_add(go, papc_msg(in->m)));
+    papc_terms first = papc_terms_add(go, papc_msg(f)), second = papc_msg(m2);
+    if (m2 > in->eager)
+        return papc_terms_axpy(t, in->P - 1, papc_terms_add(first, second));
+    t = papc_terms_add(t, papc_terms_add(first, second));
+    return papc_terms_axpy(t, in->P - 2, papc_bgs_max(first, second));
 }

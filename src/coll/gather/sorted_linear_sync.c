@@ -414,42 +414,38 @@ papc_terms papc_gather_sorted_linear_sync_model(const papc_model_in *in) {
 /* BSLS, with the background channel (64-byte header on every message,
  * channel.c; the sender packs its part into the message, δ per byte, and
  * the root's call unpacks it, δ per byte), first part f as in SLS (not
- * rounded, bsls_on_hello), m2 = m - f, eager limit e:
+ * rounded, bsls_on_hello), m2 = m - f:
  *   T = (α + 64β)                 the first HELLO opens the job (bsls_send
  *                                 and bsls_root, lines 290 and 366)
- *     + (P-1) turn + tail + mδ + m_lδ
- *   one part:  turn = (α + 64β) + mδ + (α + (64 + m)β),         tail = 0
- *   m2 <= e:   turn = (α + 64β) + fδ + (α + (64 + f)β),
- *              tail = m2 δ + α + (64 + m2)β
- *   m2 > e:    turn = (α + 64β) + fδ + (α + (64 + f)β) + m2 δ
- *                     + (α + (64 + m2)β),                        tail = 0
+ *     + turns + mδ + m_l δ
+ *   one part:   (P-1) A,  A = (α + 64β) + mδ + (α + (64 + m)β)
+ *   two parts:  A + (P-2) max(A, B) + B,
+ *               A = (α + 64β) + fδ + (α + (64 + f)β),
+ *               B = m2 δ + (α + (64 + m2)β)
  * A turn: the job sends the GO (bsls_advance, line 195: header only) when
- * the previous rank's first part has come and the one before is complete
- * (so a second part overlaps the next turn, at most two senders in
- * flight: the eager case; a second part above the eager limit is taken as
- * serialising, as linear_sync's eq. 13); the sender packs and sends its
- * first part on the GO (bsls_send, line 285).  The root's call copies its
- * own block (mδ, line 368) and unpacks each part as it comes (line 374),
- * the last one, m_l = m2 (m for one part), after everything arrived.
- * P = 1 runs SLS: the copy. */
+ * the previous rank's first part has come and the one before is complete,
+ * so a rank's second part B runs during the next rank's turn A, which
+ * cannot end before it (term by term, papc_bgs_max); the sender packs and
+ * sends its first part on the GO (bsls_send, line 285), then its second.
+ * The monitor takes every part as it comes, so the eager limit plays no
+ * part.  The root's call copies its own block (mδ, line 368) and unpacks
+ * each part as it comes (line 374), the last one, m_l = m2 (m for one
+ * part), after everything arrived.  P = 1 runs SLS: the copy. */
 papc_terms papc_gather_background_sorted_linear_sync_model(
     const papc_model_in *in) {
     if (in->P <= 1 || in->m <= 0) return papc_gather_linear_sync_model(in);
-    double f = papc_bgs_first_segment(), m2 = in->m - f, last = m2;
-    papc_terms hdr = papc_msg(64), turn = hdr, tail = papc_terms_zero();
+    double f = papc_bgs_first_segment(), m2 = in->m - f;
+    papc_terms hdr = papc_msg(64), t;
     if (f <= 0 || f >= in->m) {
-        last = in->m;
-        turn = papc_terms_add(turn, papc_bgs_copy(in->m));
-        turn = papc_terms_add(turn, papc_msg(64 + in->m));
-    } else {
-        papc_terms second =
-            papc_terms_add(papc_bgs_copy(m2), papc_msg(64 + m2));
-        turn = papc_terms_add(turn, papc_bgs_copy(f));
-        turn = papc_terms_add(turn, papc_msg(64 + f));
-        if (m2 <= in->eager) tail = second;
-        else turn = papc_terms_add(turn, second);
+        papc_terms a = papc_terms_add(hdr, papc_bgs_copy(in->m));
+        a = papc_terms_add(a, papc_msg(64 + in->m));
+        t = papc_terms_axpy(hdr, in->P - 1, a);
+        return papc_terms_add(t, papc_bgs_copy(2 * in->m));
     }
-    papc_terms t = papc_terms_axpy(papc_terms_add(hdr, tail), in->P - 1,
-                                   turn);
-    return papc_terms_add(t, papc_bgs_copy(in->m + last));
+    papc_terms a = papc_terms_add(hdr, papc_bgs_copy(f));
+    a = papc_terms_add(a, papc_msg(64 + f));
+    papc_terms b = papc_terms_add(papc_bgs_copy(m2), papc_msg(64 + m2));
+    t = papc_terms_add(hdr, papc_terms_add(a, b));
+    t = papc_terms_axpy(t, in->P - 2, papc_bgs_max(a, b));
+    return papc_terms_add(t, papc_bgs_copy(in->m + m2));
 }

@@ -21,12 +21,14 @@ const papc_alg_desc papc_scatter_algs[] = {
       PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_BACKGROUND,
       "sorted_linear whose receivers take their block in the monitor thread "
       "while still computing (Proficz 2020 BSLN)"},
-     papc_scatter_background_sorted_linear, papc_scatter_background_sorted_linear_model},
+     papc_scatter_background_sorted_linear,
+     papc_scatter_background_sorted_linear_model},
     {{PAPC_SCATTER, "background_sorted_binomial", "bsbn", 0,
       PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_BACKGROUND,
       "sorted_binomial whose inner nodes receive and forward in the monitor "
       "thread (Proficz 2020 BSBN)"},
-     papc_scatter_background_sorted_binomial, papc_scatter_background_sorted_binomial_model},
+     papc_scatter_background_sorted_binomial,
+     papc_scatter_background_sorted_binomial_model},
 };
 const int papc_scatter_nalgs =
     sizeof papc_scatter_algs / sizeof *papc_scatter_algs;

@@ -413,10 +413,10 @@ int papc_scatter_background_sorted_binomial(const papc_call *c) {
  * (papc_bgs_big_child). */
 
 /* SBN: the root posts all its children's messages at once and copies its
- * own block (sbn_root, lines 206-227), a relay receives its message
+ * own block (sbn_root, lines 206-226), a relay receives its message
  * (MPI_Mprobe/Mrecv, line 253), unpacks the map (parse_message, line 256:
  * 4P bytes), posts its children's at once, unpacks its own block
- * meanwhile (overlapped) and waits (sbn_nonroot, lines 238-282); a leaf
+ * meanwhile (overlapped) and waits (sbn_nonroot, lines 238-275); a leaf
  * unpacks the map and its block (line 269):
  *   T = F(P) + Σ_{relay spans s on the path} [4Pδ + F(s)] + (4P + m)δ,
  *   F(n) = γ(k+1)(α + (4P + (n-1)m/k)β),  k = ceil(log2 n)
@@ -439,7 +439,7 @@ papc_terms papc_scatter_sorted_binomial_model(const papc_model_in *in) {
 }
 
 /* BSBN, from a receiving monitor on: the handler (bsbn_forward, lines
- * 312-346) unpacks the map (4P), keeps a copy of it (4P) and, per child,
+ * 312-345) unpacks the map (4P), keeps a copy of it (4P) and, per child,
  * saves, overwrites and restores the 4P bytes before the child's slice
  * (12P) and copies the message (4P + s m) into a non-blocking send
  * (papc_bg_ctx_send, line 336); the k sends fly as one fan-out with a

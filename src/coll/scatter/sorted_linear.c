@@ -195,7 +195,7 @@ int papc_scatter_background_sorted_linear(const papc_call *c) {
  * q = floor((P-1)/w) fan-outs of w and one of r = (P-1) mod w:
  *   T = q γ(w+1)(α + mβ) + γ(r+1)(α + mβ) + mδ      (r = 0: no second)
  * and with PAPC_SLIN_WINDOW=0 the paper's blocking sends (send_blocking,
- * lines 72-81): T = (P-1)(α + mβ) + mδ.  m = 0 costs nothing (call.c);
+ * lines 72-80): T = (P-1)(α + mβ) + mδ.  m = 0 costs nothing (call.c);
  * P = 1 is the copy. */
 papc_terms papc_scatter_sorted_linear_model(const papc_model_in *in) {
     if (in->m <= 0) return papc_terms_zero();

@@ -7,7 +7,8 @@ const papc_alg_desc papc_scatterv_algs[] = {
      papc_scatterv_basic_linear, papc_scatterv_basic_linear_model},
     {{PAPC_SCATTERV, "size_aware_binomial", "tuw", 0, PAPC_FLAG_NONBLOCKING,
       "ordered size-aware binomial tree built in log2 p rounds (Traff 2018)"},
-     papc_scatterv_size_aware_binomial, papc_scatterv_size_aware_binomial_model},
+     papc_scatterv_size_aware_binomial,
+     papc_scatterv_size_aware_binomial_model},
 };
 const int papc_scatterv_nalgs =
     sizeof papc_scatterv_algs / sizeof *papc_scatterv_algs;
