@@ -81,7 +81,14 @@ def main(argv):
                             run.stderr, re.M))
     skipped = set(re.findall(r"^\[\d+/\d+\] (\w+) (\w+): (?:skipped|\d+ "
                              r"points, fit failed)", run.stderr, re.M))
-    algs = {(a["collective"], a["name"]): a for a in prof["algorithms"]}
+    # One entry per algorithm fitted over every P (no "p"), and one per P of
+    # the design where that P's own fit succeeded.
+    algs = {(a["collective"], a["name"]): a for a in prof["algorithms"]
+            if a.get("p", 0) == 0}
+    for a in prof["algorithms"]:
+        if a.get("p", 0) and (a["collective"], a["name"]) not in algs:
+            fail("%s/%s has a fit at p = %d but none over every P"
+                 % (a["collective"], a["name"], a["p"]))
     if not fitted:
         fail("no algorithm fitted")
     if set(algs) != fitted:
