@@ -989,7 +989,7 @@ static void fit_row(tuner *tu, const papc_alg_desc *row, point *pts, int n,
         pts[i].x = x[i] = row->model(&in);
         t[i] = pts[i].median;
     }
-    papc_params ab = {0, 0};
+    papc_params ab = {0, 0, 0, 0};
     double sigma = 0, rel = 0;
     if (papc_fit_huber(n, x, t, gop, prof->copy, &ab, &sigma, &rel)) {
         fprintf(stderr, "[%d/%d] %s %s: %d points, fit failed (degenerate "

@@ -319,13 +319,13 @@ papc_terms papc_unfold_model(int P, double m) {
 /* Step s moves and reduces m/2^(s+1): the halves sum to (pof2-1)/pof2 m. */
 papc_terms papc_halving_model(int pof2, double m) {
     double part = pof2 > 1 ? (pof2 - 1.0) / pof2 * m : 0;
-    papc_terms t = {papc_model_floor_log2(pof2), part, part, 0};
+    papc_terms t = {papc_model_floor_log2(pof2), part, part, 0, 0, 0};
     return t;
 }
 
 papc_terms papc_halving_back_model(int pof2, double m) {
     double part = pof2 > 1 ? (pof2 - 1.0) / pof2 * m : 0;
-    papc_terms t = {papc_model_floor_log2(pof2), part, 0, 0};
+    papc_terms t = {papc_model_floor_log2(pof2), part, 0, 0, 0, 0};
     return t;
 }
 

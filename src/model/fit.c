@@ -56,6 +56,15 @@
  * residuals of a correct model centre on 0); rel is median |r_i|/t_i.
  * sigma and rel may be NULL.
  *
+ * Contention columns.  Where a model also gives the whole collective's
+ * messages (msgs) and bytes (volume), their parameters ν_msg and ν_byte
+ * join the fit.  A column that is zero, or that the columns before it
+ * (α, β, then volume, then msgs) already span at the measured points (for
+ * basic_linear at one P, msgs is a constant like α's coefficient), is left
+ * out: its parameter stays 0.  Non-negativity is kept by an active set:
+ * while an estimate is negative, the most negative parameter is fixed at
+ * 0 and the rest refitted (for α and β alone this is the rule above).
+ *
  * Refused (-1, *out zeroed): n < 2, NULL arrays, NaN/inf anywhere, a time
  * t_i <= 0 (rel and the relative rows divide by it), a column of A or B
  * all zero or the two columns proportional (α and β not separable), or no
@@ -84,16 +93,18 @@
  * proportional: α and β cannot be told apart. */
 #define COLLINEAR_TOL 1e-12
 
+#define NCOL 4
+
 typedef struct fit_data {
     int n;
-    const double *A, *B;   /* α and β coefficients */
-    double *y;             /* t − γ_op·G − δ·C */
-    const double *t;       /* measured times */
-    double *shared;        /* γ_op·G + δ·C, to predict the total time */
+    const double *col[NCOL]; /* α, β, ν_msg, ν_byte coefficients */
+    double *y;               /* t − γ_op·G − δ·C */
+    const double *t;         /* measured times */
+    double *shared;          /* γ_op·G + δ·C, to predict the total time */
 } fit_data;
 
-/* Which parameters a fit estimates (the others are fixed at 0). */
-enum { USE_ALPHA = 1, USE_BETA = 2, USE_BOTH = 3 };
+/* Bits of the columns a fit estimates (the others are fixed at 0). */
+enum { USE_ALPHA = 1, USE_BETA = 2, USE_MSGS = 4, USE_VOLUME = 8 };
 
 static double median_of(double *v, int n) {
     gsl_sort(v, 1, (size_t)n);
@@ -123,6 +134,42 @@ static int columns_proportional(const double *a, const double *b, int n) {
     return aa * bb - ab * ab <= COLLINEAR_TOL * aa * bb;
 }
 
+/* 1 when column c lies (nearly) in the span of the columns in `use`:
+ * Gram-Schmidt on normalised columns, the part of c left over is tiny. */
+static int column_spanned(const fit_data *d, int use, int c, double *work) {
+    int n = d->n;
+    double *basis = malloc(sizeof(double) * (size_t)n * NCOL);
+    if (!basis) return 1;
+    int nb = 0;
+    double *v = work;
+    for (int k = 0; k <= NCOL; k++) {
+        int which = k < NCOL ? k : c;
+        if (k < NCOL && !(use & (1 << k))) continue;
+        double s = 0;
+        for (int i = 0; i < n; i++) s = fmax(s, fabs(d->col[which][i]));
+        if (!(s > 0)) { if (k == NCOL) { free(basis); return 1; } continue; }
+        for (int i = 0; i < n; i++) v[i] = d->col[which][i] / s;
+        double before = 0, after = 0;
+        for (int i = 0; i < n; i++) before += v[i] * v[i];
+        for (int b = 0; b < nb; b++) {
+            double dot = 0;
+            for (int i = 0; i < n; i++) dot += v[i] * basis[b * n + i];
+            for (int i = 0; i < n; i++) v[i] -= dot * basis[b * n + i];
+        }
+        for (int i = 0; i < n; i++) after += v[i] * v[i];
+        if (k == NCOL) {
+            free(basis);
+            return after <= 1e-8 * before;
+        }
+        if (after <= 1e-8 * before) continue;
+        double norm = sqrt(after);
+        for (int i = 0; i < n; i++) basis[nb * n + i] = v[i] / norm;
+        nb++;
+    }
+    free(basis);
+    return 1;
+}
+
 static int inputs_valid(int n, const papc_terms *x, const double *t,
                         double gamma_op, double copy) {
     if (n < 2 || !x || !t || !isfinite(gamma_op) || !isfinite(copy))
@@ -130,6 +177,7 @@ static int inputs_valid(int n, const papc_terms *x, const double *t,
     for (int i = 0; i < n; i++) {
         if (!isfinite(x[i].alpha) || !isfinite(x[i].beta) ||
             !isfinite(x[i].gamma_op) || !isfinite(x[i].copy) ||
+            !isfinite(x[i].msgs) || !isfinite(x[i].volume) ||
             !isfinite(t[i]) || t[i] <= 0)
             return 0;
         double s = gamma_op * x[i].gamma_op + copy * x[i].copy;
@@ -138,31 +186,51 @@ static int inputs_valid(int n, const papc_terms *x, const double *t,
     return 1;
 }
 
+static int ncols(int use) { return __builtin_popcount((unsigned)use); }
+
 /* Weighted, column-normalised system of the parameters in `use`: row i is
  * multiplied by w[i], column j divided by its largest entry scale[j]. */
 static void build_system(const fit_data *d, const double *w, int use,
                          gsl_matrix *X, gsl_vector *y, double *scale) {
-    const double *cols[2] = {d->A, d->B};
     int j = 0;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < NCOL; k++) {
         if (!(use & (1 << k))) continue;
         double s = 0;
-        for (int i = 0; i < d->n; i++) s = fmax(s, fabs(cols[k][i] * w[i]));
+        for (int i = 0; i < d->n; i++)
+            s = fmax(s, fabs(d->col[k][i] * w[i]));
         scale[j] = s;
         for (int i = 0; i < d->n; i++)
-            gsl_matrix_set(X, i, j, cols[k][i] * w[i] / s);
+            gsl_matrix_set(X, i, j, s > 0 ? d->col[k][i] * w[i] / s : 0);
         j++;
     }
     for (int i = 0; i < d->n; i++) gsl_vector_set(y, i, d->y[i] * w[i]);
+}
+
+static double param(const papc_params *p, int k) {
+    switch (k) {
+    case 0: return p->alpha;
+    case 1: return p->beta;
+    case 2: return p->nu_msg;
+    default: return p->nu_byte;
+    }
+}
+
+static void set_param(papc_params *p, int k, double v) {
+    switch (k) {
+    case 0: p->alpha = v; break;
+    case 1: p->beta = v; break;
+    case 2: p->nu_msg = v; break;
+    default: p->nu_byte = v; break;
+    }
 }
 
 /* Huber fit (or least squares on a tiny system) of the parameters in
  * `use` on rows weighted by w.  0 and *out, or -1. */
 static int weighted_fit(const fit_data *d, const double *w, int use,
                         papc_params *out) {
-    const size_t n = (size_t)d->n, p = use == USE_BOTH ? 2 : 1;
-    if (n < p) return -1;
-    double scale[2];
+    const size_t n = (size_t)d->n, p = (size_t)ncols(use);
+    if (p == 0 || n < p) return -1;
+    double scale[NCOL];
     gsl_matrix *X = gsl_matrix_alloc(n, p);
     gsl_vector *y = gsl_vector_alloc(n), *c = gsl_vector_alloc(p);
     gsl_matrix *cov = gsl_matrix_alloc(p, p);
@@ -189,12 +257,16 @@ static int weighted_fit(const fit_data *d, const double *w, int use,
     }
     if (status != GSL_SUCCESS) goto done;
 
-    double v[2] = {0, 0};
+    papc_params v = {0, 0, 0, 0};
     int j = 0;
-    if (use & USE_ALPHA) { v[0] = gsl_vector_get(c, 0) / scale[0]; j++; }
-    if (use & USE_BETA) v[1] = gsl_vector_get(c, j) / scale[j];
-    if (!isfinite(v[0]) || !isfinite(v[1])) goto done;
-    *out = (papc_params){v[0], v[1]};
+    for (int k = 0; k < NCOL; k++) {
+        if (!(use & (1 << k))) continue;
+        double x = gsl_vector_get(c, (size_t)j) / scale[j];
+        if (!isfinite(x)) goto done;
+        set_param(&v, k, x);
+        j++;
+    }
+    *out = v;
     rc = 0;
 done:
     gsl_matrix_free(X);
@@ -205,36 +277,56 @@ done:
 }
 
 static double residual(const fit_data *d, int i, papc_params ab) {
-    return d->y[i] - ab.alpha * d->A[i] - ab.beta * d->B[i];
+    double r = d->y[i];
+    for (int k = 0; k < NCOL; k++) r -= param(&ab, k) * d->col[k][i];
+    return r;
 }
 
-/* Median of |residual|·w: the criterion between one-column candidates. */
+/* Median of |residual|·w: the criterion between candidate column sets. */
 static double weighted_median_residual(const fit_data *d, const double *w,
                                        papc_params ab, double *work) {
     for (int i = 0; i < d->n; i++) work[i] = fabs(residual(d, i, ab) * w[i]);
     return median_of(work, d->n);
 }
 
-static int nonneg(papc_params ab) { return ab.alpha >= 0 && ab.beta >= 0; }
-
-static int positive_one_column(const fit_data *d, const double *w, int use,
-                               papc_params *out) {
-    return weighted_fit(d, w, use, out) == 0 && nonneg(*out) &&
-           (out->alpha > 0 || out->beta > 0);
+/* Index of the most negative parameter of the fit (relative to the scale
+ * of its column), -1 when none is negative. */
+static int most_negative(const fit_data *d, int use, papc_params ab) {
+    int worst = -1;
+    double wv = 0;
+    for (int k = 0; k < NCOL; k++) {
+        if (!(use & (1 << k))) continue;
+        double s = 0;
+        for (int i = 0; i < d->n; i++) s = fmax(s, fabs(d->col[k][i]));
+        double v = param(&ab, k) * s;
+        if (v < wv) { wv = v; worst = k; }
+    }
+    return worst;
 }
 
-/* The one-column fit `first`; when it fails or `compare` is set, the
- * other one too, and the better non-negative one by median weighted
- * residual. */
-static int one_column_fit(const fit_data *d, const double *w, int first,
-                          int compare, papc_params *out, double *work) {
-    papc_params a, b;
-    int ok_a = positive_one_column(d, w, first, &a);
-    if (ok_a && !compare) {
-        *out = a;
+static int positive(papc_params ab) {
+    return ab.alpha > 0 || ab.beta > 0 || ab.nu_msg > 0 || ab.nu_byte > 0;
+}
+
+/* The active-set fit: columns with negative estimates fixed at 0 one at a
+ * time.  When α and β would both end at 0, the better of the α-only and
+ * β-only fits (by median weighted residual) is taken instead. */
+static int nonneg_fit(const fit_data *d, const double *w, int use,
+                      papc_params *out, double *work) {
+    papc_params ab;
+    while (use) {
+        if (weighted_fit(d, w, use, &ab) != 0) return -1;
+        int k = most_negative(d, use, ab);
+        if (k < 0) break;
+        use &= ~(1 << k);
+    }
+    if ((use & (USE_ALPHA | USE_BETA)) && positive(ab)) {
+        *out = ab;
         return 0;
     }
-    int ok_b = positive_one_column(d, w, USE_BOTH ^ first, &b);
+    papc_params a, b;
+    int ok_a = weighted_fit(d, w, USE_ALPHA, &a) == 0 && a.alpha > 0;
+    int ok_b = weighted_fit(d, w, USE_BETA, &b) == 0 && b.beta > 0;
     if (!ok_a && !ok_b) return -1;
     if (ok_a && ok_b)
         *out = weighted_median_residual(d, w, b, work) <
@@ -246,39 +338,23 @@ static int one_column_fit(const fit_data *d, const double *w, int first,
     return 0;
 }
 
-/* The fit of both parameters; a negative estimate is refitted with it
- * fixed at 0, i.e. the one-column fit of the other parameter. */
-static int nonneg_fit(const fit_data *d, const double *w, papc_params *out,
-                      double *work) {
-    papc_params ab;
-    if (weighted_fit(d, w, USE_BOTH, &ab) != 0) return -1;
-    if (nonneg(ab)) {
-        *out = ab;
-        return 0;
-    }
-    if (ab.alpha < 0 && ab.beta < 0)
-        return one_column_fit(d, w, USE_ALPHA, 1, out, work);
-    return one_column_fit(d, w, ab.alpha < 0 ? USE_BETA : USE_ALPHA, 0, out,
-                          work);
-}
-
 /* Weights 1/t̂_i of the relative fit; the measured time where the
  * prediction is not positive. */
 static void relative_weights(const fit_data *d, papc_params ab, double *w) {
     for (int i = 0; i < d->n; i++) {
-        double pred = ab.alpha * d->A[i] + ab.beta * d->B[i] + d->shared[i];
+        double pred = d->y[i] - residual(d, i, ab) + d->shared[i];
         w[i] = 1.0 / (pred > 0 && isfinite(pred) ? pred : d->t[i]);
     }
 }
 
-static int fit_validated(const fit_data *d, papc_params *out, double *w,
-                         double *work) {
+static int fit_validated(const fit_data *d, int use, papc_params *out,
+                         double *w, double *work) {
     for (int i = 0; i < d->n; i++) w[i] = 1.0;
     papc_params ab;
-    if (nonneg_fit(d, w, &ab, work) != 0) return -1;
+    if (nonneg_fit(d, w, use, &ab, work) != 0) return -1;
     for (int pass = 0; pass < RELATIVE_PASSES; pass++) {
         relative_weights(d, ab, w);
-        if (nonneg_fit(d, w, &ab, work) != 0) return -1;
+        if (nonneg_fit(d, w, use, &ab, work) != 0) return -1;
     }
     *out = ab;
     return 0;
@@ -297,31 +373,48 @@ static void residual_stats(const fit_data *d, papc_params ab, double *work,
     }
 }
 
+/* α and β always (when separable); then volume and msgs where they add a
+ * direction the columns before them do not span. */
+static int columns_to_fit(const fit_data *d, double *work) {
+    int use = USE_ALPHA | USE_BETA;
+    const int extra[2] = {3, 2};
+    for (int e = 0; e < 2; e++) {
+        int k = extra[e];
+        if (!column_all_zero(d->col[k], d->n) &&
+            d->n > ncols(use) + 1 && !column_spanned(d, use, k, work))
+            use |= 1 << k;
+    }
+    return use;
+}
+
 int papc_fit_huber(int n, const papc_terms *x, const double *t,
                    double gamma_op, double copy, papc_params *out,
                    double *sigma, double *rel) {
     if (!out) return -1;
-    *out = (papc_params){0, 0};
+    *out = (papc_params){0, 0, 0, 0};
     if (!inputs_valid(n, x, t, gamma_op, copy)) return -1;
 
-    double *buf = malloc(sizeof(double) * (size_t)n * 6);
+    double *buf = malloc(sizeof(double) * (size_t)n * 8);
     if (!buf) return -1;
-    double *A = buf, *B = buf + n, *y = buf + 2 * n, *shared = buf + 3 * n;
-    double *w = buf + 4 * n, *work = buf + 5 * n;
+    double *A = buf, *B = buf + n, *M = buf + 2 * n, *V = buf + 3 * n;
+    double *y = buf + 4 * n, *shared = buf + 5 * n;
+    double *w = buf + 6 * n, *work = buf + 7 * n;
     for (int i = 0; i < n; i++) {
         A[i] = x[i].alpha;
         B[i] = x[i].beta;
+        M[i] = x[i].msgs;
+        V[i] = x[i].volume;
         shared[i] = gamma_op * x[i].gamma_op + copy * x[i].copy;
         y[i] = t[i] - shared[i];
     }
-    fit_data d = {n, A, B, y, t, shared};
+    fit_data d = {n, {A, B, M, V}, y, t, shared};
 
     int rc = -1;
     if (!column_all_zero(A, n) && !column_all_zero(B, n) &&
         !columns_proportional(A, B, n)) {
         gsl_error_handler_t *old = gsl_set_error_handler_off();
         papc_params ab;
-        rc = fit_validated(&d, &ab, w, work);
+        rc = fit_validated(&d, columns_to_fit(&d, work), &ab, w, work);
         gsl_set_error_handler(old);
         if (rc == 0) {
             *out = ab;

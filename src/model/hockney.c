@@ -2,17 +2,25 @@
 #include <math.h>
 #include "model.h"
 
-papc_terms papc_terms_zero(void) { return (papc_terms){0, 0, 0, 0}; }
+papc_terms papc_terms_zero(void) { return (papc_terms){0, 0, 0, 0, 0, 0}; }
 
-papc_terms papc_msg(double m) { return (papc_terms){1, m, 0, 0}; }
+papc_terms papc_msg(double m) { return (papc_terms){1, m, 0, 0, 0, 0}; }
 
 papc_terms papc_terms_add(papc_terms a, papc_terms b) {
-    return (papc_terms){a.alpha + b.alpha, a.beta + b.beta,
-                        a.gamma_op + b.gamma_op, a.copy + b.copy};
+    return (papc_terms){a.alpha + b.alpha,       a.beta + b.beta,
+                        a.gamma_op + b.gamma_op, a.copy + b.copy,
+                        a.msgs + b.msgs,         a.volume + b.volume};
 }
 
 papc_terms papc_terms_scale(papc_terms a, double k) {
-    return (papc_terms){a.alpha * k, a.beta * k, a.gamma_op * k, a.copy * k};
+    return (papc_terms){a.alpha * k, a.beta * k, a.gamma_op * k,
+                        a.copy * k,  a.msgs * k, a.volume * k};
+}
+
+papc_terms papc_terms_traffic(papc_terms t, double n, double bytes) {
+    t.msgs += n;
+    t.volume += bytes;
+    return t;
 }
 
 papc_terms papc_terms_axpy(papc_terms a, double k, papc_terms b) {
@@ -49,7 +57,7 @@ double papc_gamma_of(const papc_gamma *g, int p) {
 double papc_model_time(papc_terms t, papc_params ab, double gamma_op,
                        double copy) {
     return t.alpha * ab.alpha + t.beta * ab.beta + t.gamma_op * gamma_op +
-           t.copy * copy;
+           t.copy * copy + t.msgs * ab.nu_msg + t.volume * ab.nu_byte;
 }
 
 const char *papc_opclass_name(papc_opclass k) {

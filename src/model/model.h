@@ -28,6 +28,15 @@ typedef struct papc_terms {
     double beta;      /* bytes on the critical path */
     double gamma_op;  /* bytes reduced on the critical path */
     double copy;      /* bytes copied locally on the critical path */
+    /* Contention: what every rank does, summed, whether on the critical
+     * path or not.  Hockney assumes every transfer has its own link and
+     * CPU; where ranks share cores (or a switch), the work of the whole
+     * collective competes, and a pipeline's promise of parallel hops does
+     * not hold (the paper, Sects. III and VI, names congestion as
+     * Hockney's limit).  Fitted per algorithm like α and β; 0 where the
+     * machine has a core and a link per rank. */
+    double msgs;      /* messages sent by all ranks */
+    double volume;    /* bytes sent plus bytes reduced by all ranks */
 } papc_terms;
 
 #define PAPC_GAMMA_MAX 64
@@ -63,6 +72,9 @@ papc_terms papc_terms_add(papc_terms a, papc_terms b);
 papc_terms papc_terms_scale(papc_terms a, double k);
 /* a + k·b */
 papc_terms papc_terms_axpy(papc_terms a, double k, papc_terms b);
+/* t with n more messages and bytes more bytes (sent or reduced) added to
+ * the whole collective's work (the contention terms). */
+papc_terms papc_terms_traffic(papc_terms t, double n, double bytes);
 /* Segments of a pipelined message: ceil(m / segsize), at least 1. */
 double papc_model_segments(double m, double segsize);
 /* ⌊log2 p⌋ and ⌈log2 p⌉ for p >= 1 (0 for p <= 1). */
@@ -82,6 +94,8 @@ const char *papc_opclass_name(papc_opclass k);
 
 typedef struct papc_params {
     double alpha, beta;
+    double nu_msg;    /* s per message of the whole collective */
+    double nu_byte;   /* s per byte of the whole collective */
 } papc_params;
 
 /* Predicted seconds of terms t under (α, β) and the shared parameters. */

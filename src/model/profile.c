@@ -20,6 +20,9 @@
  *     "algorithms": [                        at most PAPC_PROFILE_MAX_ALGS
  *       {"collective": "bcast", "name": "binomial", "alpha": .., "beta": ..,
  *        "sigma": .., "rel": .., "points": 40, "p": 8}, ...]
+ *                                            "nu_msg", "nu_byte" (optional,
+ *                                            default 0): the contention
+ *                                            parameters (model.h);
  *                                            "p" (optional, default 0): the
  *                                            P the fit is for, 0 = every P;
  *                                            one entry per (collective,
@@ -293,6 +296,13 @@ static int read_alg(problem *pb, const json_t *a, int i,
     alg->p = 0;
     if (json_object_get(a, "p") && get_int(pb, a, where, "p", &alg->p))
         return -1;
+    alg->ab.nu_msg = alg->ab.nu_byte = 0;
+    if (json_object_get(a, "nu_msg") &&
+        get_number(pb, a, where, "nu_msg", &alg->ab.nu_msg))
+        return -1;
+    if (json_object_get(a, "nu_byte") &&
+        get_number(pb, a, where, "nu_byte", &alg->ab.nu_byte))
+        return -1;
     return 0;
 }
 
@@ -436,6 +446,8 @@ static json_t *build_alg(builder *b, const papc_profile_alg *a, int i) {
     put_real(b, o, where, "rel", a->rel);
     put(b, o, "points", json_integer(a->points), "out of memory");
     if (a->p) put(b, o, "p", json_integer(a->p), "out of memory");
+    if (a->ab.nu_msg) put_real(b, o, where, "nu_msg", a->ab.nu_msg);
+    if (a->ab.nu_byte) put_real(b, o, where, "nu_byte", a->ab.nu_byte);
     return o;
 }
 
@@ -674,6 +686,8 @@ uint64_t papc_profile_hash(const papc_profile *p) {
         h = fnv_int(h, a->p);
         h = fnv_double(h, a->ab.alpha);
         h = fnv_double(h, a->ab.beta);
+        h = fnv_double(h, a->ab.nu_msg);
+        h = fnv_double(h, a->ab.nu_byte);
     }
     return h ? h : 1;
 }

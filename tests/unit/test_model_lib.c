@@ -37,13 +37,18 @@ static void test_terms(void **state) {
     (void)state;
     assert_terms(papc_terms_zero(), 0, 0, 0, 0);
     assert_terms(papc_msg(1024), 1, 1024, 0, 0);
-    papc_terms a = {1, 2, 3, 4}, b = {10, 20, 30, 40};
+    papc_terms a = {1, 2, 3, 4, 5, 6}, b = {10, 20, 30, 40, 50, 60};
     assert_terms(papc_terms_add(a, b), 11, 22, 33, 44);
+    assert_true(papc_terms_add(a, b).msgs == 55 &&
+                papc_terms_add(a, b).volume == 66);
+    assert_true(papc_terms_scale(a, 2).volume == 12);
+    papc_terms tr = papc_terms_traffic(a, 7, 1000);
+    assert_true(tr.msgs == 12 && tr.volume == 1006 && tr.alpha == 1);
     assert_terms(papc_terms_scale(a, 2.5), 2.5, 5, 7.5, 10);
     assert_terms(papc_terms_axpy(a, 3, b), 31, 62, 93, 124);
     /* 3 latencies, 1 MB on the wire, 1 MB reduced, 4 KB copied */
-    papc_terms t = {3, 1 << 20, 1 << 20, 4096};
-    papc_params ab = {2e-6, 1e-9};
+    papc_terms t = {3, 1 << 20, 1 << 20, 4096, 0, 0};
+    papc_params ab = {2e-6, 1e-9, 0, 0};
     double want = 3 * 2e-6 + (1 << 20) * 1e-9 + (1 << 20) * 5e-10 + 4096 * 1e-10;
     assert_true(fabs(papc_model_time(t, ab, 5e-10, 1e-10) - want) <=
                 1e-15 * want);
@@ -118,12 +123,12 @@ static void design(papc_terms *x) {
             double m = 1024.0 * pow(4096.0, b / (NM - 1.0));
             double k = papc_model_ceil_log2(P[a]);
             x[i] = (papc_terms){k + papc_model_segments(m, 65536) - 1, m * k,
-                                m, m / 4};
+                                m, m / 4, 0, 0};
         }
 }
 
 static double true_time(papc_terms x, double gop, double cp) {
-    return papc_model_time(x, (papc_params){ALPHA, BETA}, gop, cp);
+    return papc_model_time(x, (papc_params){ALPHA, BETA, 0, 0}, gop, cp);
 }
 
 /* Deterministic ±1 % noise: a small LCG, the same on every run. */
@@ -144,7 +149,7 @@ static void test_fit_exact(void **state) {
     const double gop[2] = {0, 3e-10}, cp[2] = {0, 1.5e-10};
     for (int v = 0; v < 2; v++) {
         for (int i = 0; i < NPTS; i++) t[i] = true_time(x[i], gop[v], cp[v]);
-        papc_params ab = {-1, -1};
+        papc_params ab = {-1, -1, 0, 0};
         double sigma = -1, rel = -1;
         assert_int_equal(
             papc_fit_huber(NPTS, x, t, gop[v], cp[v], &ab, &sigma, &rel), 0);
@@ -184,7 +189,7 @@ static papc_params ols(int n, const papc_terms *x, const double *t) {
     }
     double det = aa * bb - ab * ab;
     return (papc_params){(ay * bb - by * ab) / det / sa,
-                         (aa * by - ab * ay) / det / sb};
+                         (aa * by - ab * ay) / det / sb, 0, 0};
 }
 
 /* 20 % of the points, spread over all P and m, `factor` times off, the
@@ -257,14 +262,14 @@ static void test_fit_negative(void **state) {
     /* the shared terms exceed every time: no non-negative α, β explains it */
     design(x);
     for (int i = 0; i < NPTS; i++) t[i] = true_time(x[i], 0, 0);
-    ab = (papc_params){1, 1};
+    ab = (papc_params){1, 1, 0, 0};
     assert_int_equal(papc_fit_huber(NPTS, x, t, 1e-6, 0, &ab, NULL, NULL), -1);
     assert_true(ab.alpha == 0 && ab.beta == 0);
 }
 
 static void expect_refused(int n, const papc_terms *x, const double *t,
                            double gop, double cp) {
-    papc_params ab = {1, 1};
+    papc_params ab = {1, 1, 0, 0};
     double sigma = 7, rel = 7;
     assert_int_equal(papc_fit_huber(n, x, t, gop, cp, &ab, &sigma, &rel), -1);
     assert_true(ab.alpha == 0 && ab.beta == 0);
@@ -362,7 +367,7 @@ static void add_alg(papc_profile *p, const char *coll, const char *name,
     papc_profile_alg *g = &p->algs[p->nalgs++];
     snprintf(g->collective, sizeof g->collective, "%s", coll);
     snprintf(g->name, sizeof g->name, "%s", name);
-    g->ab = (papc_params){a, b};
+    g->ab = (papc_params){a, b, 0, 0};
     g->sigma = a / 7;
     g->rel = 1.0 / 3;
     g->points = 40 + p->nalgs;
@@ -379,7 +384,7 @@ static void make_profile(papc_profile *p) {
     p->pmin = 2;
     p->pmax = 64;
     p->eager = 65536;
-    p->p2p = (papc_params){1.0 / 3 * 1e-5, nextafter(1e-10, 1)};
+    p->p2p = (papc_params){1.0 / 3 * 1e-5, nextafter(1e-10, 1), 0, 0};
     p->gamma.n = 6;
     for (int q = 2; q <= 6; q++) p->gamma.g[q] = 1 + (q - 2) * 0.1100000001;
     p->gamma_op[PAPC_OPCLASS_FLOAT] = 2.0 / 3 * 1e-9;

@@ -853,7 +853,7 @@ static void test_property(void **state) {
     papc_gamma serial = serial_gamma();
     const papc_gamma *gs[] = {NULL, &serial};
     double segs[] = {0, 1024, 8192}, eagers[] = {4096, 65536};
-    papc_params ab = {1e-6, 1e-9};
+    papc_params ab = {1e-6, 1e-9, 0, 0};
     const double delta = 1e-10;
     setenv("PAPC_TUW_THRESHOLD", "0", 1);
     for (size_t i = 0; i < NMODELS; i++) {

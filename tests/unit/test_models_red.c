@@ -1161,7 +1161,7 @@ static int m_grid(double *m, int max) {
 static void check_monotone(const papc_alg_desc *a, int P, double seg,
                            int comm, const papc_gamma *g, const double *m,
                            int n) {
-    papc_params ab = {1e-6, 1e-9};
+    papc_params ab = {1e-6, 1e-9, 0, 0};
     double prev = 0;
     for (int i = 0; i < n; i++) {
         papc_terms t = run_model(a->model, P, m[i], seg, comm, g);

@@ -50,7 +50,7 @@ static papc_terms bcast_model(const papc_model_in *in) {
     double s0 = papc_model_first_segment(in->m, in->segsize);
     double ns = papc_model_segments(in->m, in->segsize);
     double g = papc_model_g(in, papc_model_ceil_log2(in->P) + 1);
-    papc_terms t = {g * ns, g * in->m, 0, 0};
+    papc_terms t = {g * ns, g * in->m, 0, 0, 0, 0};
     for (int n = papc_model_binomial_big_child(in->P); n > 1;
          n = papc_model_binomial_big_child(n))
         t = papc_terms_axpy(t, papc_model_g(in, papc_model_ceil_log2(n) + 1),

@@ -222,7 +222,7 @@ papc_terms papc_allreduce_pre_reduced_ring_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
     double s = in->m / in->P;
-    papc_terms reduce_hop = {1, s, s, 0};
+    papc_terms reduce_hop = {1, s, s, 0, 0, 0};
     t = papc_model_agreement(in);
     t.copy = in->m;
     t = papc_terms_axpy(t, in->P - 1, reduce_hop);

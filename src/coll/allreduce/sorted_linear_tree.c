@@ -136,7 +136,7 @@ papc_terms papc_allreduce_sorted_linear_tree_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
     double S = model_segments(in), s = in->m / S;
-    papc_terms reduce_hop = {1, s, s, 0};
+    papc_terms reduce_hop = {1, s, s, 0, 0, 0};
     t = papc_model_agreement(in);
     t.copy = in->m;
     t = papc_terms_axpy(t, in->P + S - 2, reduce_hop);

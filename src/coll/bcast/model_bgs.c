@@ -10,12 +10,13 @@ double papc_bgs_g(const papc_model_in *in, int p) {
 }
 
 papc_terms papc_bgs_copy(double bytes) {
-    return (papc_terms){0, 0, 0, bytes};
+    return (papc_terms){0, 0, 0, bytes, 0, 0};
 }
 
 papc_terms papc_bgs_max(papc_terms a, papc_terms b) {
     return (papc_terms){fmax(a.alpha, b.alpha), fmax(a.beta, b.beta),
-                        fmax(a.gamma_op, b.gamma_op), fmax(a.copy, b.copy)};
+                        fmax(a.gamma_op, b.gamma_op), fmax(a.copy, b.copy),
+                        fmax(a.msgs, b.msgs), fmax(a.volume, b.volume)};
 }
 
 papc_terms papc_bgs_fan(const papc_model_in *in, int k, double total) {
@@ -61,7 +62,7 @@ papc_terms papc_bgs_pipeline(const papc_model_in *in, const papc_bgs_run *run,
     if (total <= 0 || len <= 0) return papc_terms_zero();
     double seg = papc_bgs_bcast_seg(segsize, len);
     double n = ceil(len / seg), last = len - (n - 1) * seg;
-    if (n <= 1) return (papc_terms){total, len * total, 0, 0};
+    if (n <= 1) return (papc_terms){total, len * total, 0, 0, 0, 0};
     /* Within a run the walk's terms are linear in h' (the running maximum
      * is constant there), so its two ends cover the maximum. */
     double best_a = 0, best_b = 0, before = 0, widest = 0;
@@ -79,7 +80,7 @@ papc_terms papc_bgs_pipeline(const papc_model_in *in, const papc_bgs_run *run,
         }
         before += run[r].count * g;
     }
-    return (papc_terms){best_a, best_b, 0, 0};
+    return (papc_terms){best_a, best_b, 0, 0, 0, 0};
 }
 
 /* The leftmost path of the breadth-first binary tree (topo.c kary_node,

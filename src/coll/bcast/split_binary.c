@@ -216,7 +216,7 @@ papc_terms papc_bcast_split_binary_model(const papc_model_in *in) {
     if (h1 <= 0) path[0].fanout = 1; /* the right subtree gets nothing */
     papc_terms tree = papc_bgs_pipeline(in, path, D, h0, in->segsize);
     double n = ceil(h0 / papc_bgs_bcast_seg(in->segsize, h0));
-    papc_terms root_done = papc_terms_scale((papc_terms){n, h0, 0, 0},
+    papc_terms root_done = papc_terms_scale((papc_terms){n, h0, 0, 0, 0, 0},
                                             papc_bgs_g(in, path[0].fanout + 1));
     int u = unpaired_nodes(in->P), have = 0;
     papc_terms t = tree;

@@ -63,6 +63,6 @@ papc_terms papc_reduce_binomial_model(const papc_model_in *in) {
          n = papc_model_binomial_big_child(n))
         t = papc_terms_add(t, fanin_stage(in, papc_model_ceil_log2(n), s0));
     double g = papc_model_g(in, L + 1);
-    papc_terms root = {g * ns, g * in->m, L * in->m, 0};
+    papc_terms root = {g * ns, g * in->m, L * in->m, 0, 0, 0};
     return papc_terms_add(t, root);
 }

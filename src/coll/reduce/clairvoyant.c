@@ -410,7 +410,7 @@ static double model_nseg(const papc_model_in *in, double *seg) {
 papc_terms papc_clv_reduce_exec_model(const papc_model_in *in) {
     double s, N = model_nseg(in, &s);
     double R = N + papc_model_ceil_log2(in->P) - 1;
-    papc_terms round = {1, s, s, 0};
+    papc_terms round = {1, s, s, 0, 0, 0};
     papc_terms t = papc_terms_scale(round, R);
     t.copy = 2 * in->m;
     return t;

@@ -125,6 +125,7 @@ int papc_scatter_binomial(const papc_call *c) {
  * modelled).  m = 0 costs nothing (call.c); P = 1 is the copy. */
 papc_terms papc_scatter_binomial_model(const papc_model_in *in) {
     if (in->m <= 0) return papc_terms_zero();
-    papc_terms t = {papc_model_ceil_log2(in->P), (in->P - 1) * in->m, 0, 0};
+    papc_terms t = {papc_model_ceil_log2(in->P), (in->P - 1) * in->m, 0, 0,
+                    0, 0};
     return papc_terms_add(t, papc_bgs_copy(in->m));
 }
