@@ -31,6 +31,13 @@ int papc_reduce_rabenseifner(const papc_call *c);
 int papc_reduce_ring(const papc_call *c);
 int papc_reduce_radix_k(const papc_call *c);
 int papc_reduce_clairvoyant(const papc_call *c);
+/* Their cost models (issue 12; model/model.h), beside each run function. */
+papc_terms papc_reduce_basic_linear_model(const papc_model_in *in);
+papc_terms papc_reduce_binomial_model(const papc_model_in *in);
+papc_terms papc_reduce_rabenseifner_model(const papc_model_in *in);
+papc_terms papc_reduce_ring_model(const papc_model_in *in);
+papc_terms papc_reduce_radix_k_model(const papc_model_in *in);
+papc_terms papc_reduce_clairvoyant_model(const papc_model_in *in);
 
 int papc_allreduce_basic_linear(const papc_call *c);
 int papc_allreduce_recursive_doubling(const papc_call *c);
@@ -40,6 +47,15 @@ int papc_allreduce_rabenseifner(const papc_call *c);
 int papc_allreduce_sorted_linear_tree(const papc_call *c);
 int papc_allreduce_pre_reduced_ring(const papc_call *c);
 int papc_allreduce_clairvoyant(const papc_call *c);
+/* Their cost models (issue 12). */
+papc_terms papc_allreduce_basic_linear_model(const papc_model_in *in);
+papc_terms papc_allreduce_recursive_doubling_model(const papc_model_in *in);
+papc_terms papc_allreduce_ring_model(const papc_model_in *in);
+papc_terms papc_allreduce_segmented_ring_model(const papc_model_in *in);
+papc_terms papc_allreduce_rabenseifner_model(const papc_model_in *in);
+papc_terms papc_allreduce_sorted_linear_tree_model(const papc_model_in *in);
+papc_terms papc_allreduce_pre_reduced_ring_model(const papc_model_in *in);
+papc_terms papc_allreduce_clairvoyant_model(const papc_model_in *in);
 
 int papc_gatherv_basic_linear(const papc_call *c);
 int papc_gatherv_size_aware_binomial(const papc_call *c);

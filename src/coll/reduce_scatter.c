@@ -301,3 +301,37 @@ int papc_ring_reduce_scatter(const papc_call *c, const void *mine, void *out,
     }
     return rc;
 }
+
+/* ---- cost-model pieces (see reduce_scatter.h) ------------------------- */
+
+papc_terms papc_fold_model(int P, double m) {
+    if (P <= 1 || papc_pof2_floor(P) == P) return papc_terms_zero();
+    papc_terms t = papc_msg(m); /* papc_fold_in: recv m, then reduce m */
+    t.gamma_op = m;
+    return t;
+}
+
+papc_terms papc_unfold_model(int P, double m) {
+    if (P <= 1 || papc_pof2_floor(P) == P) return papc_terms_zero();
+    return papc_msg(m);
+}
+
+/* Step s moves and reduces m/2^(s+1): the halves sum to (pof2-1)/pof2 m. */
+papc_terms papc_halving_model(int pof2, double m) {
+    double part = pof2 > 1 ? (pof2 - 1.0) / pof2 * m : 0;
+    papc_terms t = {papc_model_floor_log2(pof2), part, part, 0};
+    return t;
+}
+
+papc_terms papc_halving_back_model(int pof2, double m) {
+    double part = pof2 > 1 ? (pof2 - 1.0) / pof2 * m : 0;
+    papc_terms t = {papc_model_floor_log2(pof2), part, 0, 0};
+    return t;
+}
+
+papc_terms papc_ring_rs_model(int P, double piece) {
+    if (P <= 1) return papc_terms_zero();
+    papc_terms step = papc_msg(piece);
+    step.gamma_op = piece;
+    return papc_terms_scale(step, P - 1);
+}

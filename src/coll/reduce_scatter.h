@@ -139,4 +139,27 @@ int papc_ring_max_piece(int count, int size, int nphases);
 int papc_ring_reduce_scatter(const papc_call *c, const void *mine, void *out,
                              void *const slots[2], int nphases, int phase);
 
+/* ---- cost-model pieces (issue 12; pure, no MPI) ------------------------
+ * Hockney terms of the phases above for m bytes, derived from their code;
+ * the models of reduce/ and allreduce/ add them up. */
+
+/* papc_fold_in when P is not a power of two: the odd survivor receives the
+ * whole vector (blocking) and reduces it, α + mβ + mγ_op; zero terms when
+ * P = pof2. */
+papc_terms papc_fold_model(int P, double m);
+/* papc_fold_out (allreduce): the result back to the folded-out rank,
+ * α + mβ when P != pof2. */
+papc_terms papc_unfold_model(int P, double m);
+/* papc_halving_reduce_scatter among pof2: log2(pof2) sendrecvs of m/2,
+ * m/4, ..., m/pof2, each half reduced: log2(pof2) α + (pof2-1)/pof2 m
+ * (β + γ_op). */
+papc_terms papc_halving_model(int pof2, double m);
+/* The halving steps walked back (reduce's binomial gather, allreduce's
+ * recursive-doubling allgather): log2(pof2) α + (pof2-1)/pof2 mβ. */
+papc_terms papc_halving_back_model(int pof2, double m);
+/* One phase of papc_ring_reduce_scatter with pieces of `piece` bytes: P-1
+ * steps, each a receive (posted ahead) waited for, reduced and sent on, so
+ * they chain: (P-1)(α + piece (β + γ_op)). */
+papc_terms papc_ring_rs_model(int P, double piece);
+
 #endif /* PAPC_REDUCE_SCATTER_H */

@@ -155,6 +155,7 @@ static int begin(papc_call *c, papc_collective coll, MPI_Comm comm) {
     if (rc != MPI_SUCCESS) return rc;
     rc = papc_private_comm(comm, &c->comm, &seq);
     if (rc != MPI_SUCCESS) return rc;
+    c->user_comm = comm;
     c->tag = papc_call_tag(seq);
     c->segsize = papc_env_size("PAPC_SEGSIZE", DEFAULT_SEGSIZE);
     c->first_segment =

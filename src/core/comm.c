@@ -7,6 +7,8 @@
 typedef struct papc_comm_state {
     MPI_Comm priv;
     unsigned seq;
+    unsigned agreed_gen;  /* profile generation last agreed on (0: never) */
+    int agreed_same;      /* 1 when every rank had the same profile then */
 } papc_comm_state;
 
 static int keyval = MPI_KEYVAL_INVALID;
@@ -37,6 +39,8 @@ static int comm_state(MPI_Comm user, papc_comm_state **out) {
         s = malloc(sizeof *s);
         if (!s) return papc_error(MPI_ERR_NO_MEM, "no memory for comm state");
         s->seq = 0;
+        s->agreed_gen = 0;
+        s->agreed_same = 0;
         int rc = MPI_Comm_dup(user, &s->priv);
         if (rc != MPI_SUCCESS) {
             free(s);
@@ -69,6 +73,25 @@ int papc_private_comm_peek(MPI_Comm user, MPI_Comm *priv) {
     int rc = comm_state(user, &s);
     if (rc != MPI_SUCCESS) return rc;
     *priv = s->priv;
+    return MPI_SUCCESS;
+}
+
+/* Every rank contributes (h, ~h) to one MAX allreduce: a rank sees its own
+ * pair come back only if h is both the largest and the smallest hash, so
+ * every rank reaches the same verdict. */
+int papc_comm_profile_agreed(MPI_Comm user, unsigned gen, uint64_t hash,
+                             int *same) {
+    papc_comm_state *s = NULL;
+    int rc = comm_state(user, &s);
+    if (rc != MPI_SUCCESS) return rc;
+    if (s->agreed_gen != gen) {
+        uint64_t mine[2] = {hash, ~hash}, top[2];
+        rc = PMPI_Allreduce(mine, top, 2, MPI_UINT64_T, MPI_MAX, s->priv);
+        if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "MPI_Allreduce");
+        s->agreed_same = top[0] == mine[0] && top[1] == mine[1];
+        s->agreed_gen = gen;
+    }
+    *same = s->agreed_same;
     return MPI_SUCCESS;
 }
 

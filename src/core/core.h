@@ -27,6 +27,7 @@ typedef struct papc_call {
     int commutative;        /* 1 when op is commutative */
     int root;               /* -1 for allreduce */
     MPI_Comm comm;          /* private duplicate of the user's comm */
+    MPI_Comm user_comm;     /* the communicator the user passed */
     int rank, size;
     int tag;                /* first of PAPC_TAGS_PER_CALL tags for this call */
     size_t segsize;         /* bytes per segment, 0 = whole message */
@@ -76,6 +77,9 @@ int papc_check_named(const papc_call *c, const char *name,
                      const papc_alg_desc **out);
 /* Runs the call: explicit algorithm name (may be NULL for the plain call). */
 int papc_dispatch(papc_call *c, const char *explicit_name);
+/* The plain call's choice (select.c): by the profile's cost models, else
+ * the fixed rules; may set c->segsize (unless PAPC_SEGSIZE is set). */
+const papc_alg_desc *papc_select(papc_call *c);
 /* 0 from the start of a call (begin) until dispatch hands it to the
  * algorithm, then 1: papc_last_call_started() reads it. */
 extern _Thread_local int papc_call_started;
@@ -100,6 +104,11 @@ int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq);
 /* The same private duplicate (created if needed) without advancing the
  * call sequence: for the monitor, which must know which comm it serves. */
 int papc_private_comm_peek(MPI_Comm user, MPI_Comm *priv);
+/* Checks once per communicator and profile generation, collectively on
+ * every rank of user, that every rank has the profile of this hash; *same
+ * is the agreed verdict. */
+int papc_comm_profile_agreed(MPI_Comm user, unsigned gen, uint64_t hash,
+                             int *same);
 /* Base tag of the seq-th call: messages of different calls never match. */
 int papc_call_tag(unsigned seq);
 

@@ -1,5 +1,5 @@
 /* dispatch.c — picks the algorithm of a call: an explicit name, else
- * PAPC_<COLLECTIVE>_ALGORITHM, else the default choice; restrictions are
+ * PAPC_<COLLECTIVE>_ALGORITHM, else the selector (select.c); restrictions are
  * checked from data every rank shares (op, P), so every rank picks the same
  * algorithm. */
 #include <ctype.h>
@@ -26,45 +26,6 @@ int papc_alg_can_run(const papc_alg_desc *a, const papc_call *c) {
 static int verbose(void) {
     const char *v = getenv("PAPC_VERBOSE");
     return v && *v && *v != '0';
-}
-
-/* Bytes each process contributes (the same on every rank by MPI's
- * signature rules; for v-collectives 0: no size-based choice). */
-static size_t block_bytes(const papc_call *c) {
-    switch (c->coll) {
-    case PAPC_GATHER:
-        return c->rank == c->root
-                   ? (size_t)c->recvcount * papc_type_size(c->recvtype)
-                   : (size_t)c->sendcount * papc_type_size(c->sendtype);
-    case PAPC_SCATTER:
-        return c->rank == c->root
-                   ? (size_t)c->sendcount * papc_type_size(c->sendtype)
-                   : (size_t)c->recvcount * papc_type_size(c->recvtype);
-    case PAPC_BCAST:
-    case PAPC_REDUCE:
-    case PAPC_ALLREDUCE:
-        return (size_t)c->sendcount * papc_type_size(c->sendtype);
-    default:
-        return 0;
-    }
-}
-
-/* Default choice, after Open MPI 4.1's fixed decision rules, simplified;
- * the model-based selector replaces it. */
-static const char *default_choice(const papc_call *c) {
-    size_t b = block_bytes(c);
-    switch (c->coll) {
-    case PAPC_GATHER: return b >= 6000 ? "linear_sync" : "binomial";
-    case PAPC_SCATTER: return b < 2048 ? "binomial" : "basic_linear";
-    case PAPC_BCAST: return b < 12288 ? "binomial" : "split_binary";
-    case PAPC_REDUCE:
-        return c->commutative && b >= 65536 ? "rabenseifner" : "binomial";
-    case PAPC_ALLREDUCE:
-        if (!c->commutative || b < 10240 || c->sendcount < c->size)
-            return "recursive_doubling";
-        return "ring";
-    default: return "basic_linear";
-    }
 }
 
 static const papc_alg_desc *forced_by_env(const papc_call *c) {
@@ -111,7 +72,7 @@ int papc_dispatch(papc_call *c, const char *explicit_name) {
         if (rc != MPI_SUCCESS) return rc;
     } else {
         a = forced_by_env(c);
-        if (!a) a = papc_registry_find(c->coll, default_choice(c));
+        if (!a) a = papc_select(c);
         if (!a || !papc_alg_can_run(a, c)) a = papc_registry_row(c->coll, 0);
     }
     c->algorithm = a->info.name;

@@ -93,7 +93,10 @@ double papc_model_time(papc_terms t, papc_params ab, double gamma_op,
  * experiments.  Returns 0 and α, β >= 0 (a negative estimate is refitted
  * with that parameter fixed at 0) and the robust residual standard
  * deviation in seconds (*sigma) and relative (*rel: median |resid|/t);
- * -1 when n < 2 or the system is degenerate. */
+ * sigma and rel may be NULL.  -1 (and *out zeroed) when n < 2, an input is
+ * NaN/inf, a t_i <= 0, a column is all zero or the two are proportional,
+ * or no non-negative (α, β) other than (0, 0) fits.  Residuals are
+ * weighted as relative errors (see fit.c for why). */
 int papc_fit_huber(int n, const papc_terms *x, const double *t,
                    double gamma_op, double copy, papc_params *out,
                    double *sigma, double *rel);
@@ -131,19 +134,25 @@ typedef struct papc_profile {
  * profiles naming algorithms that do not exist. */
 typedef int (*papc_alg_exists_fn)(const char *collective, const char *name);
 
-/* Reads path.  On failure returns -1 and writes one line to err naming the
- * file and the problem ("PATH: not found", "PATH: line 3: ...",
- * "PATH: written by papcoll profile version 7, this is 1", "PATH: algorithm
- * bcast/foo does not exist"); *out is then zeroed. */
+/* Reads path (the JSON layout is documented in profile.c).  On failure
+ * returns -1 and writes one line to err naming the file and the problem
+ * ("PATH: cannot open: No such file or directory", "PATH: line 3, column
+ * 7: ...", "PATH: profile version 7, this papcoll reads version 1",
+ * "PATH: missing field p2p.beta", "PATH: algorithm bcast/foo does not
+ * exist in this papcoll"); *out is then zeroed.  exists may be NULL (any
+ * name accepted). */
 int papc_profile_read(const char *path, papc_alg_exists_fn exists,
                       papc_profile *out, char *err, size_t errlen);
+/* Writes atomically (temporary file, rename), doubles round-tripping;
+ * refuses (-1, one line in err) a profile papc_profile_read would refuse. */
 int papc_profile_write(const char *path, const papc_profile *p, char *err,
                        size_t errlen);
 const papc_profile_alg *papc_profile_find(const papc_profile *p,
                                           const char *collective,
                                           const char *name);
 /* A hash of everything the selector reads, to check that every rank of a
- * communicator has the same profile (0 for "no profile"). */
+ * communicator has the same profile (0 only for p == NULL, "no profile";
+ * machine, date and the fit statistics are left out). */
 uint64_t papc_profile_hash(const papc_profile *p);
 
 #endif

@@ -6,6 +6,7 @@
  * Cost: (P-1)(alpha + m beta + m gamma) + gamma(P)(alpha + m beta).
  * MPI_IN_PLACE: rank 0 reduces in place; the others contribute recvbuf. */
 #include "../coll.h"
+#include "../reduce/model_parts.h"
 
 #define BCAST_TAG_OFFSET 1 /* the reduce phase uses the call's first tag */
 
@@ -23,4 +24,20 @@ int papc_allreduce_basic_linear(const papc_call *c) {
     bcast.sendbuf = NULL;
     bcast.tag = c->tag + BCAST_TAG_OFFSET;
     return papc_bcast_basic_linear(&bcast);
+}
+
+/* Model (issue 12):
+ *   T = (P-1)(α + mβ) + (P-1) m γ_op        (reduce basic_linear to rank 0)
+ *     + γ(P)(α + mβ)               (bcast basic_linear: the tree engine's
+ *                                   linear tree, unsegmented)
+ * The reduce is papc_reduce_basic_linear_model's; the broadcast posts P-1
+ * non-blocking sends of m at rank 0 and waits for them all (Formula 3).
+ * No copy (rank 0 is not rank P-1 and reduces into recvbuf; with
+ * MPI_IN_PLACE it would fold in a temporary and copy it out, δm, not
+ * modelled).  Ignores m_s. */
+papc_terms papc_allreduce_basic_linear_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    t = papc_reduce_basic_linear_model(in);
+    return papc_terms_axpy(t, papc_model_g(in, in->P), papc_msg(in->m));
 }

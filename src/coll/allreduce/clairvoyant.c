@@ -19,6 +19,7 @@
  */
 #include "../reduce/clairvoyant.h"
 #include "../tree_engine.h"
+#include "../reduce/model_parts.h"
 
 #define CLV_SUB 0   /* the reduction */
 #define BCAST_SUB 1 /* the broadcast */
@@ -36,4 +37,39 @@ int papc_allreduce_clairvoyant(const papc_call *c) {
                              c->sendcount, c->sendtype, r0, c->segsize,
                              BCAST_SUB);
     return papc_arrival_end(c, &a, rc);
+}
+
+/* The segmented broadcast of papc_tree_bcast on the binomial tree, L =
+ * ceil(log2 P) children at r0, n_s = ceil(m/m_s), s_0 = min(m, m_s):
+ *   γ(L+1)(n_s α + mβ) + Σ_{v on the deepest path below r0} γ(k_v+1)(α + s_0 β)
+ * r0 sends every segment to its L children (non-blocking, then waits:
+ * Formula 3) and sets the pace; the last segment then goes down the
+ * deepest path (spans P -> biggest child's span -> ..., k_v = ceil(log2
+ * span)), costed with a full segment (an upper bound when it is shorter). */
+static papc_terms bcast_model(const papc_model_in *in) {
+    double s0 = papc_model_first_segment(in->m, in->segsize);
+    double ns = papc_model_segments(in->m, in->segsize);
+    double g = papc_model_g(in, papc_model_ceil_log2(in->P) + 1);
+    papc_terms t = {g * ns, g * in->m, 0, 0};
+    for (int n = papc_model_binomial_big_child(in->P); n > 1;
+         n = papc_model_binomial_big_child(n))
+        t = papc_terms_axpy(t, papc_model_g(in, papc_model_ceil_log2(n) + 1),
+                            papc_msg(s0));
+    return t;
+}
+
+/* Model (issue 12), balanced arrivals:
+ *   T = γ(P)(α + 8(2P+1)β)                     (the agreed order, rank 0)
+ *     + (N + L - 1)(α + s (β + γ_op)) + 2 m δ  (papc_clv_reduce_exec to r0;
+ *                                   N segments of s = m/N bytes sized by
+ *                                   the Clairvoyant model, not by m_s)
+ *     + γ(L+1)(n_s α + mβ) + Σ_path γ(k_v+1)(α + s_0 β)   (bcast_model,
+ *                                   segmented by m_s)
+ * Commutative ops only. */
+papc_terms papc_allreduce_clairvoyant_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    t = papc_terms_add(papc_model_agreement(in),
+                       papc_clv_reduce_exec_model(in));
+    return papc_terms_add(t, bcast_model(in));
 }

@@ -62,6 +62,7 @@
 #include <string.h>
 
 #include "arrival_schedule.h"
+#include "../reduce/model_parts.h"
 
 /* Runs one process' segment schedule on the user's buffers: the vector is
  * copied to recvbuf (unless MPI_IN_PLACE) and reduced there; receives
@@ -204,4 +205,26 @@ int papc_allreduce_pre_reduced_ring(const papc_call *c) {
     if (rc != MPI_SUCCESS) return rc;
     rc = run_prr(c, &a);
     return papc_arrival_end(c, &a, rc);
+}
+
+/* Model (issue 12), balanced arrivals: no process has slack, so every
+ * pre-step k_i = 0 (papc_prr_presteps; also without predictions) and the
+ * schedule is the plain ring over P segments of m/P bytes:
+ *   T = γ(P)(α + 8(2P+1)β)                     (the agreed order, rank 0)
+ *     + m δ                      (papc_allreduce_run_segments: sendbuf to
+ *                                 recvbuf)
+ *     + (P-1)(α + m/P (β + γ_op))   (reduce loop: P-1 blocking receives,
+ *                                    each reduced and sent on)
+ *     + (P-1)(α + m/P β)            (override loop: P-1 receives in place)
+ * count < P: empty segments are skipped (the model keeps m/P).  Ignores
+ * m_s.  Commutative ops only. */
+papc_terms papc_allreduce_pre_reduced_ring_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    double s = in->m / in->P;
+    papc_terms reduce_hop = {1, s, s, 0};
+    t = papc_model_agreement(in);
+    t.copy = in->m;
+    t = papc_terms_axpy(t, in->P - 1, reduce_hop);
+    return papc_terms_axpy(t, in->P - 1, papc_msg(s));
 }

@@ -16,6 +16,8 @@
  */
 #include "../coll.h"
 #include "../reduce_scatter.h"
+#include "../reduce/model_parts.h"
+#include "topo/topo.h"
 
 /* Recursive doubling over the halving steps in reverse: the partners of
  * step s swap the halves they reduced, in place in the accumulator. */
@@ -43,4 +45,22 @@ static int halving_doubling(papc_acc *a, const papc_fold *f) {
 
 int papc_allreduce_rabenseifner(const papc_call *c) {
     return papc_allreduce_folded(c, halving_doubling);
+}
+
+/* Model (issue 12), p' = the largest power of two <= P:
+ *   T = [P != p'](α + mβ + m γ_op)                        (papc_fold_in)
+ *     + log2(p') α + (p'-1)/p' m (β + γ_op)   (papc_halving_reduce_scatter)
+ *     + log2(p') α + (p'-1)/p' m β                           (allgather)
+ *     + [P != p'](α + mβ)                                  (papc_fold_out)
+ * The allgather swaps the reduced halves back with sendrecvs, m/p', ...,
+ * m/2 bytes.  No copy (commutative: the accumulator never leaves
+ * recvbuf).  Ignores m_s.  Commutative ops only. */
+papc_terms papc_allreduce_rabenseifner_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    int pof2 = papc_pof2_floor(in->P);
+    t = papc_fold_model(in->P, in->m);
+    t = papc_terms_add(t, papc_halving_model(pof2, in->m));
+    t = papc_terms_add(t, papc_halving_back_model(pof2, in->m));
+    return papc_terms_add(t, papc_unfold_model(in->P, in->m));
 }

@@ -20,6 +20,8 @@
  */
 #include "../coll.h"
 #include "../reduce_scatter.h"
+#include "../reduce/model_parts.h"
+#include "topo/topo.h"
 
 /* Among the pof2 survivors: in step mask, swap the whole partial result
  * with the partner differing in that bit and combine in rank order. */
@@ -36,4 +38,30 @@ static int butterfly(papc_acc *a, const papc_fold *f) {
 
 int papc_allreduce_recursive_doubling(const papc_call *c) {
     return papc_allreduce_folded(c, butterfly);
+}
+
+/* Model (issue 12), p' = the largest power of two <= P:
+ *   T = [P != p'](α + mβ + m γ_op)                        (papc_fold_in)
+ *     + log2(p')(α + mβ + m γ_op)                            (butterfly)
+ *     + [P != p'](α + mβ)                                  (papc_fold_out)
+ *     + c m δ
+ * Every butterfly step is a sendrecv of the whole partial result, reduced
+ * at once.  Copies (papc_acc_combine, papc_allreduce_folded): none for a
+ * commutative op; a non-commutative op copies the send buffer into the
+ * accumulator before the first combine whose partner is the left operand,
+ * and copies the result back from the temporary when the acc/tmp swaps
+ * left it there: at most two copies on a rank, c = 1 at P = 2 (rank 1
+ * copies once, rank 0 none), c = 2 for P >= 3 (e.g. rank 1 of P = 4, or
+ * the fold survivor of P = 3).  Ignores m_s. */
+papc_terms papc_allreduce_recursive_doubling_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    int pof2 = papc_pof2_floor(in->P);
+    papc_terms step = papc_msg(in->m);
+    step.gamma_op = in->m;
+    t = papc_fold_model(in->P, in->m);
+    t = papc_terms_axpy(t, papc_model_floor_log2(pof2), step);
+    t = papc_terms_add(t, papc_unfold_model(in->P, in->m));
+    if (!in->commutative) t.copy = (in->P == 2 ? 1 : 2) * in->m;
+    return t;
 }

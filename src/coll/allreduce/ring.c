@@ -19,6 +19,7 @@
  */
 #include "../coll.h"
 #include "../reduce_scatter.h"
+#include "../reduce/model_parts.h"
 
 /* Ring allgather of the P whole blocks in place in buf: in step k rank r
  * passes block r+1-k to the right and gets block r-k from the left. */
@@ -70,4 +71,45 @@ int papc_allreduce_segmented_ring(const papc_call *c) {
     int maxblock = papc_ring_max_piece(c->sendcount, c->size, 1);
     int seg = papc_segment_count(c->segsize, c->sendtype, maxblock);
     return ring_allreduce(c, maxblock / seg + (maxblock % seg != 0));
+}
+
+/* The ring allgather of P blocks of `block` bytes: P-1 sendrecvs, each
+ * waiting for the block the left neighbour got in the step before:
+ * (P-1)(α + block β). */
+static papc_terms allgather_model(int P, double block) {
+    return papc_terms_scale(papc_msg(block), P - 1);
+}
+
+/* Model (issue 12), blocks of m/P bytes:
+ *   T = (P-1)(α + m/P (β + γ_op))    (papc_ring_reduce_scatter, one phase)
+ *     + (P-1)(α + m/P β)                               (ring_allgather)
+ *   = 2(P-1)α + 2(P-1)/P mβ + (P-1)/P m γ_op
+ * Each reduce-scatter step waits for the piece from the left, reduces it
+ * and sends it on (non-blocking, but the right neighbour waits for it).
+ * No copy: pieces land in recvbuf and are reduced there with the send
+ * buffer.  count < P: empty blocks (the model keeps m/P).  Ignores m_s.
+ * Commutative ops only. */
+papc_terms papc_allreduce_ring_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    double block = in->m / in->P;
+    return papc_terms_add(papc_ring_rs_model(in->P, block),
+                          allgather_model(in->P, block));
+}
+
+/* Model (issue 12), n_p = ceil((m/P) / m_s) phases (the largest block cut
+ * into pieces of m_s bytes, as papc_allreduce_segmented_ring counts them;
+ * then every block is split into n_p near-equal pieces):
+ *   T = n_p (P-1)(α + m/(P n_p) (β + γ_op))   (n_p reduce-scatter phases,
+ *                                              one after the other)
+ *     + (P-1)(α + m/P β)                         (allgather of whole blocks)
+ *   = (n_p + 1)(P-1)α + 2(P-1)/P mβ + (P-1)/P m γ_op
+ * No copy.  Commutative ops only. */
+papc_terms papc_allreduce_segmented_ring_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    double block = in->m / in->P;
+    double np = papc_model_segments(block, in->segsize);
+    t = papc_terms_scale(papc_ring_rs_model(in->P, block / np), np);
+    return papc_terms_add(t, allgather_model(in->P, block));
 }

@@ -46,10 +46,12 @@
  * PAPC_VERBOSE=1 prints the order and S on rank 0.
  * Commutative ops only (the chain order is the arrival order).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "arrival_schedule.h"
+#include "../reduce/model_parts.h"
 
 static void print_view(const papc_call *c, const int *order, int S) {
     const char *v = getenv("PAPC_VERBOSE");
@@ -91,4 +93,52 @@ int papc_allreduce_sorted_linear_tree(const papc_call *c) {
     if (rc != MPI_SUCCESS) return rc;
     rc = run_slt(c, &a);
     return papc_arrival_end(c, &a, rc);
+}
+
+/* Segments as papc_slt_segments counts them under the arrival runtime's
+ * default model (a model knows no monitor's fit; the run uses the agreed
+ * a.alpha, a.beta, a.gamma): sqrt((2P-3) m (β+γ)/α) at most 65536, at
+ * least P and m / PAPC_PIPELINE_MAX_SEGMENT, at most count (taken as m:
+ * the common case of at least S elements; count < S gives count segments
+ * of one element).  papc_slt_segments rounds S to a whole number; here it
+ * stays real, so the prediction is continuous in m. */
+static double model_segments(const papc_model_in *in) {
+    double m = in->m, P = in->P;
+    double b = PAPC_MODEL_ARRIVAL_BETA + PAPC_MODEL_ARRIVAL_GAMMA;
+    double S = sqrt((2 * P - 3) * m * b / PAPC_MODEL_ARRIVAL_ALPHA);
+    if (!(S < 65536.0)) S = 65536.0;
+    if (S < P) S = P;
+    double eager = (double)papc_pipeline_max_segment();
+    if (eager > 0) {
+        double e = m / eager;
+        if (e > 65536.0) e = 65536.0;
+        if (S < e) S = e;
+    }
+    if (S > m) S = m;
+    return S < 1 ? 1 : S;
+}
+
+/* Model (issue 12), balanced arrivals, S segments of s = m/S bytes:
+ *   T = γ(P)(α + 8(2P+1)β)                     (the agreed order, rank 0)
+ *     + m δ                      (papc_allreduce_run_segments: sendbuf to
+ *                                 recvbuf)
+ *     + (P + S - 2)(α + s (β + γ_op))   (reduce chain 0 -> ... -> P-1:
+ *                                        P-1 hops, then S-1 more segments)
+ *     + (P - 1)(α + s β)            (the last segment back to 0 and down
+ *                                    the override chain to P-2)
+ * From papc_slt_schedule: a process receives a segment (blocking), reduces
+ * it and sends it on (non-blocking), so the reduce chain is a pipeline of
+ * P-1 stages of α + s(β + γ_op); the override hops only receive into place
+ * (α + sβ) and, being shorter, keep up with it: the last segment ends the
+ * call after its P-1 override hops.  Ignores m_s (S sized by the
+ * algorithm).  Commutative ops only. */
+papc_terms papc_allreduce_sorted_linear_tree_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    double S = model_segments(in), s = in->m / S;
+    papc_terms reduce_hop = {1, s, s, 0};
+    t = papc_model_agreement(in);
+    t.copy = in->m;
+    t = papc_terms_axpy(t, in->P + S - 2, reduce_hop);
+    return papc_terms_axpy(t, in->P - 1, papc_msg(s));
 }

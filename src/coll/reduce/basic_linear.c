@@ -7,6 +7,7 @@
  * the root is rank P-1 (whose data starts the fold) the fold runs in a
  * temporary and is copied to recvbuf at the end, as in Open MPI. */
 #include "../coll.h"
+#include "model_parts.h"
 
 /* The root's loop: acc = data(P-1), then acc = data(i) op acc downwards. */
 static int fold_downwards(const papc_call *c, const void *mine, char *acc,
@@ -49,4 +50,21 @@ int papc_reduce_basic_linear(const papc_call *c) {
     papc_tmpbuf_free(&inbuf);
     papc_tmpbuf_free(&accbuf);
     return rc;
+}
+
+/* Model (issue 12): T = (P-1)(α + mβ) + (P-1) m γ_op.
+ * The root's loop (fold_downwards) takes P-1 blocking receives of the whole
+ * vector one after the other, and reduces each into the accumulator before
+ * the next (P-1 reductions of m bytes: the first receive starts the fold,
+ * the root's own vector is one of the P-1 operands).  No copy for the
+ * usual root 0 with a send buffer (root P-1 would copy its own vector in
+ * first, an in-place root other than P-1 would copy the result out: δm
+ * each, not modelled: a model does not know the root).  Unsegmented,
+ * blocking, the same for non-commutative ops. */
+papc_terms papc_reduce_basic_linear_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    t = papc_terms_scale(papc_msg(in->m), in->P - 1);
+    t.gamma_op = (in->P - 1) * in->m;
+    return t;
 }

@@ -17,9 +17,52 @@
  * with a small window instead of blocking sends. */
 #include "../coll.h"
 #include "../tree_engine.h"
+#include "model_parts.h"
 
 int papc_reduce_binomial(const papc_call *c) {
     return papc_tree_reduce(c, PAPC_TREE_INORDER_BINOMIAL, 0, c->sendbuf,
                             c->recvbuf, c->recvcount, c->recvtype, c->op,
                             c->commutative, c->root, c->segsize, 0);
+}
+
+/* One stage of a node with k children for a segment of s bytes: the k
+ * receives posted together (a non-blocking fan-in, Formula 3) and the k
+ * reductions that fold them in (tree_engine.c, reduce_segment). */
+static papc_terms fanin_stage(const papc_model_in *in, int k, double s) {
+    papc_terms t = papc_terms_scale(papc_msg(s), papc_model_g(in, k + 1));
+    t.gamma_op = k * s;
+    return t;
+}
+
+/* Model (issue 12), L = ceil(log2 P) children at the root, n_s =
+ * ceil(m/m_s) segments of m_s bytes (the last shorter), s_0 = min(m, m_s):
+ *   T = Σ_{v on the deepest path below the root} [γ(k_v+1)(α + s_0 β)
+ *         + k_v s_0 γ_op]                                   (pipeline fill)
+ *     + γ(L+1)(n_s α + mβ) + L m γ_op                   (the root's stages)
+ * From papc_tree_reduce on the in-order binomial tree (topo.c): a node
+ * with k children posts the k receives of a segment at once and folds
+ * them in (k reductions), the receives of the next segment already
+ * posted, so every segment costs a node γ(k+1)(α + sβ) + k s γ_op.  The
+ * root has the most children, so it sets the pace: after the first
+ * segment has climbed the deepest path (node spans P -> its biggest
+ * child's span -> ..., k_v = ceil(log2 span)), the root takes every
+ * segment in turn.  Segments: papc_segment_count cuts whole m_s-byte
+ * segments; the fill is costed with the first, full one (an upper bound
+ * when the last is shorter).  No copy (the engine receives the last child
+ * straight into the result).  Not modelled, as the model does not know the
+ * root: a non-commutative op with root != 0 adds α + mβ (rank 0 sends the
+ * result on), an in-place root of such an op copies m (δm). */
+papc_terms papc_reduce_binomial_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    double s0 = papc_model_first_segment(in->m, in->segsize);
+    double ns = papc_model_segments(in->m, in->segsize);
+    int L = papc_model_ceil_log2(in->P);
+    t = papc_terms_zero();
+    for (int n = papc_model_binomial_big_child(in->P); n > 1;
+         n = papc_model_binomial_big_child(n))
+        t = papc_terms_add(t, fanin_stage(in, papc_model_ceil_log2(n), s0));
+    double g = papc_model_g(in, L + 1);
+    papc_terms root = {g * ns, g * in->m, L * in->m, 0};
+    return papc_terms_add(t, root);
 }

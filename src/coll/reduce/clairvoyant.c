@@ -62,6 +62,7 @@
 #include "clairvoyant/schedule.h"
 #include "topo/prr.h"
 #include "topo/topo.h"
+#include "model_parts.h"
 
 /* More segments than this only slow the schedule down (its generation
  * grows with N^2 P / 128) and add start-ups. */
@@ -361,4 +362,67 @@ int papc_reduce_clairvoyant(const papc_call *c) {
     const void *input = in_place ? c->recvbuf : c->sendbuf;
     rc = papc_clv_reduce_exec(c, &a, c->root, input, c->recvbuf, CLV_SUB);
     return papc_arrival_end(c, &a, rc);
+}
+
+/* ---- cost model (issue 12) -------------------------------------------- */
+
+/* Segments of the executor as segment_elems cuts them, in bytes: N from
+ * PAPC_CLV_SEGMENTS; else m_s when PAPC_SEGSIZE is set (whole segments,
+ * *seg the first, full one); else model_segments under the arrival
+ * runtime's default model (a model knows no monitor's fit), at least
+ * m / PAPC_PIPELINE_MAX_SEGMENT, at most 4096 and m.  model_segments
+ * rounds N to a whole number; here N stays real, so the prediction is
+ * continuous in m (the rounding moves it by less than one round). */
+static double model_nseg(const papc_model_in *in, double *seg) {
+    double m = in->m;
+    size_t knob = papc_env_size("PAPC_CLV_SEGMENTS", 0);
+    double n = knob <= PAPC_CLV_MAX_SEGMENTS ? (double)knob : 0;
+    if (!n && getenv("PAPC_SEGSIZE")) {
+        *seg = papc_model_first_segment(m, in->segsize);
+        return papc_model_segments(m, in->segsize);
+    }
+    if (!n) {
+        double L = papc_model_ceil_log2(in->P);
+        double b = PAPC_MODEL_ARRIVAL_BETA + PAPC_MODEL_ARRIVAL_GAMMA;
+        n = sqrt(L * m * b / PAPC_MODEL_ARRIVAL_ALPHA);
+        if (n < 1) n = 1;
+        double eager = (double)papc_pipeline_max_segment();
+        if (eager > 0 && n < m / eager) n = m / eager;
+        if (n > PAPC_CLV_MAX_SEGMENTS) n = PAPC_CLV_MAX_SEGMENTS;
+    }
+    if (n > m) n = m; /* at least one element (of one byte) a segment */
+    if (n < 1) n = 1;
+    *seg = m / n;
+    return n;
+}
+
+/* The executor's part, L = ceil(log2 P), N segments of s bytes:
+ *   T = (N + L - 1)(α + s (β + γ_op)) + 2 m δ
+ * With balanced arrivals papc_clv_fast's schedule takes R = N + L - 1
+ * rounds, or one more for a few P (21, 41, 53, 117, ... once N is large
+ * enough: 603 of 16320 (P <= 256, N <= 64) pairs, never more than one;
+ * tests/unit/test_models_red.c checks it against the generator).  In a
+ * round a process sends at most one segment and receives at most one,
+ * which it reduces, and the dataflow executor chains
+ * rounds through those receives: α + sβ + sγ_op each.  Every rank first
+ * copies its input into the accumulator and the root copies the result
+ * out (2m δ).  Not modelled: generating the schedule (CPU only). */
+papc_terms papc_clv_reduce_exec_model(const papc_model_in *in) {
+    double s, N = model_nseg(in, &s);
+    double R = N + papc_model_ceil_log2(in->P) - 1;
+    papc_terms round = {1, s, s, 0};
+    papc_terms t = papc_terms_scale(round, R);
+    t.copy = 2 * in->m;
+    return t;
+}
+
+/* Model (issue 12), balanced arrivals:
+ *   T = γ(P)(α + 8(2P+1)β)                  (the agreed order, root decides)
+ *     + (N + L - 1)(α + s (β + γ_op)) + 2 m δ    (papc_clv_reduce_exec)
+ * N, s: see model_nseg (ignores m_s unless PAPC_SEGSIZE is set). */
+papc_terms papc_reduce_clairvoyant_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    return papc_terms_add(papc_model_agreement(in),
+                          papc_clv_reduce_exec_model(in));
 }

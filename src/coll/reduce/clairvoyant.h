@@ -12,4 +12,7 @@
  * every rank with the same root, a and c->segsize. */
 int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
                          const void *input, void *output, int sub);
+/* Its cost model with balanced arrivals (issue 12; no MPI): the rounds of
+ * the schedule and the copies, without the agreement. */
+papc_terms papc_clv_reduce_exec_model(const papc_model_in *in);
 #endif

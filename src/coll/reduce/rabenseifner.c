@@ -17,6 +17,8 @@
  */
 #include "../coll.h"
 #include "../reduce_scatter.h"
+#include "topo/topo.h"
+#include "model_parts.h"
 
 /* Binomial gather over the halving steps in reverse: in step s, of the two
  * partners still holding data, the one whose bit s differs from the
@@ -70,4 +72,24 @@ int papc_reduce_rabenseifner(const papc_call *c) {
     papc_tmpbuf_free(&acc);
     papc_tmpbuf_free(&tmp);
     return rc;
+}
+
+/* Model (issue 12), p' = the largest power of two <= P:
+ *   T = [P != p'](α + mβ + m γ_op)                       (papc_fold_in)
+ *     + log2(p') α + (p'-1)/p' m (β + γ_op)   (papc_halving_reduce_scatter)
+ *     + log2(p') α + (p'-1)/p' m β                      (gather_to_root)
+ * The fold hands the whole vector over (blocking send, received and
+ * reduced by the survivor); each halving step is a sendrecv of half the
+ * range held, the kept half reduced; the gather walks the steps back with
+ * blocking receives at the root, m/2^(s+1) bytes in step s.  The root is
+ * virtual rank 1, so it always survives the fold: no final message.  No
+ * copy (the first partner piece lands in the accumulator and is reduced
+ * there with the send buffer).  Ignores m_s.  Commutative ops only. */
+papc_terms papc_reduce_rabenseifner_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    int pof2 = papc_pof2_floor(in->P);
+    t = papc_fold_model(in->P, in->m);
+    t = papc_terms_add(t, papc_halving_model(pof2, in->m));
+    return papc_terms_add(t, papc_halving_back_model(pof2, in->m));
 }

@@ -48,6 +48,7 @@
 #include "../coll.h"
 #include "../reduce_scatter.h"
 #include "topo/radix_k.h"
+#include "model_parts.h"
 
 /* One call's state: the factorisation, this rank's virtual rank, its data
  * (a.mine its contribution, a.acc the accumulator, a.tmp the pieces). */
@@ -64,16 +65,19 @@ static int real_rank(const radix_run *x, int v) {
     return (v + x->c->root) % x->c->size;
 }
 
-/* The preference list, read once per call. */
-static void factor(radix_run *x) {
+/* The factorisation of P by the preference list (read once per call):
+ * the run and its model use the same one. */
+static void factor_size(papc_radix *r, int P) {
     int prefs[PAPC_RADIX_MAX_PREFS];
     int n = papc_radix_parse_prefs(getenv("PAPC_RADIX_K"), prefs);
     if (n > 0)
-        papc_radix_factor(&x->r, x->c->size, prefs, n);
+        papc_radix_factor(r, P, prefs, n);
     else
-        papc_radix_factor(&x->r, x->c->size, papc_radix_default_prefs,
+        papc_radix_factor(r, P, papc_radix_default_prefs,
                           papc_radix_default_nprefs);
 }
+
+static void factor(radix_run *x) { factor_size(&x->r, x->c->size); }
 
 /* Whether round i's piece of the lowest other member goes straight into
  * the accumulator: only while this rank's data are still in mine. */
@@ -230,4 +234,34 @@ int papc_reduce_radix_k(const papc_call *c) {
     papc_tmpbuf_free(&acc);
     papc_tmpbuf_free(&tmp);
     return rc;
+}
+
+/* Model (issue 12), P = k_0 ... k_{r-1} by the code's own factorisation
+ * (factor(): PAPC_RADIX_K, else 8,4,2, then primes), s_{i+1} = k_0 ... k_i,
+ * part_i = m / s_{i+1}:
+ *   T = Σ_i [γ(k_i)(α + part_i β) + (k_i - 1) part_i γ_op]  (scatter_round)
+ *     + Σ_i γ(k_i)(α + part_i β)                           (gather_rounds)
+ * Round i of the reduce-scatter posts k_i - 1 receives and k_i - 1 sends
+ * of part_i at once, a non-blocking exchange with k_i - 1 peers (Formula
+ * 3: γ(k_i)), and reduces the k_i - 1 pieces of its part (Σ telescopes to
+ * (P-1)/P m γ_op).  The gather walks the rounds back: the root posts the
+ * k_i - 1 receives of round i's parts at once, its group members each send
+ * theirs (blocking) once their own later rounds are in.  No copy (the
+ * first piece lands in the accumulator).  Ignores m_s.  Reads PAPC_RADIX_K
+ * as the run does (equal on every rank).  Commutative ops only. */
+papc_terms papc_reduce_radix_k_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    papc_radix r;
+    factor_size(&r, in->P);
+    t = papc_terms_zero();
+    for (int i = 0; i < r.nrounds; i++) {
+        int k = r.k[i];
+        double part = in->m / r.stride[i + 1];
+        papc_terms exchange =
+            papc_terms_scale(papc_msg(part), papc_model_g(in, k));
+        t = papc_terms_axpy(t, 2, exchange); /* scatter and gather */
+        t.gamma_op += (k - 1) * part;
+    }
+    return t;
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include "../coll.h"
 #include "../reduce_scatter.h"
+#include "model_parts.h"
 
 /* Rank i ends the reduce-scatter owning block i+1. */
 static void owned_block(const papc_call *c, int rank, int *off, int *len) {
@@ -75,4 +76,21 @@ int papc_reduce_ring(const papc_call *c) {
     }
     papc_tmpbuf_free(&tmp);
     return rc;
+}
+
+/* Model (issue 12):
+ *   T = (P-1)(α + m/P (β + γ_op))       (papc_ring_reduce_scatter, 1 phase)
+ *     + γ(P)(α + m/P β)                                  (collect_at_root)
+ * The reduce-scatter's P-1 steps chain (receive, reduce, send on); then
+ * the root posts the P-1 receives of the others' blocks at once, a
+ * non-blocking fan-in of P-1 peers (Formula 3), while each of them sends
+ * its block (blocking).  Blocks are m/P bytes (count < P: empty blocks;
+ * the model keeps m/P).  No copy: pieces arrive straight in the
+ * accumulator.  Ignores m_s.  Commutative ops only. */
+papc_terms papc_reduce_ring_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    double block = in->m / in->P;
+    t = papc_ring_rs_model(in->P, block);
+    return papc_terms_axpy(t, papc_model_g(in, in->P), papc_msg(block));
 }

@@ -1,0 +1,473 @@
+/* select.c — the plain call's choice (issue 12, after Nuriyev & Lastovetsky
+ * 2021): with a profile from papc-tune, the row (and segment size) whose
+ * cost model predicts the least time; without one, or when the ranks of a
+ * communicator disagree on the profile, papcoll's fixed size rules.
+ *
+ * Every rank must choose alike, so the inputs are only what every rank
+ * knows: the collective, P, the bytes of the call (the block or vector,
+ * from arguments significant on every rank), op commutativity and the
+ * datatype/op class.  Sizes are bucketed into classes (four per octave)
+ * and each class is predicted at its midpoint, a pure function of the
+ * class: a process that meets 1000 B first and one that meets 1010 B first
+ * cache the same choice.  Decisions are cached lock-free per (collective,
+ * P, size class, op class, commutativity, mode, profile generation). */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core.h"
+
+/* ---- the fixed rules (before issue 12) ---- */
+
+/* After Open MPI 4.1's fixed decision rules, simplified. */
+static const char *fixed_choice(papc_collective coll, size_t b,
+                                int commutative, int count_below_p) {
+    switch (coll) {
+    case PAPC_GATHER: return b >= 6000 ? "linear_sync" : "binomial";
+    case PAPC_SCATTER: return b < 2048 ? "binomial" : "basic_linear";
+    case PAPC_BCAST: return b < 12288 ? "binomial" : "split_binary";
+    case PAPC_REDUCE:
+        return commutative && b >= 65536 ? "rabenseifner" : "binomial";
+    case PAPC_ALLREDUCE:
+        if (!commutative || b < 10240 || count_below_p)
+            return "recursive_doubling";
+        return "ring";
+    default: return "basic_linear";
+    }
+}
+
+/* ---- the profile of this process ---- */
+
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static papc_profile *profile;        /* NULL: none loaded */
+static char profile_file[4096];
+static uint64_t profile_hash;
+static atomic_uint generation = 1;   /* bumped by every (re)load */
+static atomic_int tried;             /* the lazy load ran */
+static atomic_int mode_fixed = -1;   /* -1: PAPC_SELECT not read yet */
+
+static int alg_exists(const char *collective, const char *name) {
+    int coll = papc_collective_from_name(collective);
+    return coll >= 0 && papc_registry_find((papc_collective)coll, name);
+}
+
+static void default_path(char *buf, size_t len) {
+    const char *env = getenv("PAPC_PROFILE");
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    if (env && *env) snprintf(buf, len, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(buf, len, "%s/papcoll/profile.json", xdg);
+    else if (home && *home)
+        snprintf(buf, len, "%s/.config/papcoll/profile.json", home);
+    else buf[0] = '\0';
+}
+
+static int world_rank0(void) {
+    int init = 0, fin = 0, rank = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (init && !fin) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank == 0;
+}
+
+static int verbose(void) {
+    const char *v = getenv("PAPC_VERBOSE");
+    return v && *v && *v != '0';
+}
+
+/* Replaces the process's profile with the one at path; caller holds the
+ * lock.  quiet_if_missing: the default location need not exist. */
+static int load_locked(const char *path, int quiet_if_missing) {
+    char err[512];
+    papc_profile *p = malloc(sizeof *p);
+    if (!p) return papc_error(MPI_ERR_NO_MEM, "no memory for a profile");
+    papc_profile *old = profile;
+    int rc = MPI_SUCCESS;
+    if (papc_profile_read(path, alg_exists, p, err, sizeof err) != 0) {
+        free(p);
+        p = NULL;
+        int missing = strstr(err, "No such file") != NULL;
+        if (!(quiet_if_missing && missing)) {
+            if (world_rank0() || verbose())
+                fprintf(stderr, "papcoll: %s; using the fixed rules\n", err);
+            rc = papc_error(MPI_ERR_FILE, "%s", err);
+        }
+    }
+    profile = p;
+    free(old);
+    if (p) snprintf(profile_file, sizeof profile_file, "%s", path);
+    else profile_file[0] = '\0';
+    profile_hash = p ? papc_profile_hash(p) : 0;
+    atomic_fetch_add(&generation, 1);
+    atomic_store(&tried, 1);
+    return rc;
+}
+
+static void ensure_loaded(void) {
+    if (atomic_load_explicit(&tried, memory_order_acquire)) return;
+    pthread_mutex_lock(&load_lock);
+    if (!atomic_load(&tried)) {
+        char path[4096];
+        default_path(path, sizeof path);
+        const char *env = getenv("PAPC_PROFILE");
+        if (path[0]) load_locked(path, !(env && *env));
+        else atomic_store(&tried, 1);
+    }
+    pthread_mutex_unlock(&load_lock);
+}
+
+int papc_profile_load(const char *path) {
+    char buf[4096];
+    if (!path) default_path(buf, sizeof buf), path = buf;
+    pthread_mutex_lock(&load_lock);
+    int rc = path[0] ? load_locked(path, 0)
+                     : papc_error(MPI_ERR_FILE, "no profile path: set "
+                                  "PAPC_PROFILE or HOME");
+    pthread_mutex_unlock(&load_lock);
+    return rc;
+}
+
+const char *papc_profile_path(void) {
+    ensure_loaded();
+    return profile ? profile_file : NULL;
+}
+
+static int fixed_mode(void) {
+    int m = atomic_load_explicit(&mode_fixed, memory_order_relaxed);
+    if (m < 0) {
+        const char *v = getenv("PAPC_SELECT");
+        m = v && strcmp(v, "fixed") == 0;
+        atomic_store(&mode_fixed, m);
+    }
+    return m;
+}
+
+int papc_set_selection(const char *mode) {
+    if (!mode) return papc_error(MPI_ERR_ARG, "selection mode is NULL");
+    if (strcmp(mode, "model") == 0) atomic_store(&mode_fixed, 0);
+    else if (strcmp(mode, "fixed") == 0) atomic_store(&mode_fixed, 1);
+    else return papc_error(MPI_ERR_ARG, "selection mode '%s' is neither "
+                           "'model' nor 'fixed'", mode);
+    return MPI_SUCCESS;
+}
+
+/* ---- size classes ---- */
+
+/* Four classes per octave: sizes below 4 are their own class; above,
+ * the exponent and the two bits after the leading one. */
+static unsigned size_class(size_t b) {
+    if (b < 4) return (unsigned)b;
+    int e = 63 - __builtin_clzll((unsigned long long)b);
+    return (unsigned)(4 * e) + (unsigned)((b >> (e - 2)) & 3);
+}
+
+static size_t class_midpoint(unsigned k) {
+    if (k < 4) return k;
+    int e = (int)k / 4;
+    size_t lo = (size_t)(4 + k % 4) << (e - 2);
+    return lo + ((size_t)1 << (e - 2)) / 2;
+}
+
+/* ---- op classes ---- */
+
+static papc_opclass op_class(MPI_Op op, MPI_Datatype t) {
+    static const MPI_Op predefined[] = {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN,
+                                        MPI_LAND, MPI_LOR, MPI_LXOR,
+                                        MPI_BAND, MPI_BOR, MPI_BXOR};
+    int known = 0;
+    for (size_t i = 0; i < sizeof predefined / sizeof *predefined; i++)
+        if (op == predefined[i]) known = 1;
+    if (!known) return PAPC_OPCLASS_OTHER;
+    if (t == MPI_FLOAT || t == MPI_DOUBLE || t == MPI_LONG_DOUBLE ||
+        t == MPI_C_FLOAT_COMPLEX || t == MPI_C_DOUBLE_COMPLEX)
+        return PAPC_OPCLASS_FLOAT;
+    static const MPI_Datatype ints[] = {
+        MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_SHORT,
+        MPI_UNSIGNED_SHORT, MPI_INT, MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG,
+        MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG, MPI_INT8_T, MPI_INT16_T,
+        MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T,
+        MPI_UINT64_T, MPI_C_BOOL, MPI_AINT, MPI_OFFSET};
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+        if (t == ints[i]) return PAPC_OPCLASS_INT;
+    return PAPC_OPCLASS_OTHER;
+}
+
+/* ---- predictions ---- */
+
+/* Segment sizes the selector tries for a segmented row, the library's
+ * default first so that a tie keeps it; 64,512 B is the largest under Open
+ * MPI's TCP eager limit with headers (PAPC_PIPELINE_MAX_SEGMENT). */
+static const size_t seg_candidates[] = {8192, 1024, 2048, 4096, 16384,
+                                        32768, 64512, 0};
+#define NSEG (int)(sizeof seg_candidates / sizeof *seg_candidates)
+
+typedef struct choice {
+    int row;        /* -1: none */
+    int seg;        /* index into seg_candidates; -1: not segmented */
+    double seconds;
+} choice;
+
+/* One row's best prediction, or seconds < 0 with *note saying why not. */
+static choice predict_row(const papc_profile *p, const papc_alg_desc *a,
+                          int row, int P, size_t bytes, int commutative,
+                          papc_opclass k, const char **note) {
+    choice best = {row, -1, -1};
+    *note = "";
+    if ((a->info.restrictions & PAPC_RESTRICT_COMMUTATIVE) && !commutative) {
+        *note = "needs a commutative op";
+        return best;
+    }
+    if (a->info.flags & PAPC_FLAG_ARRIVAL_AWARE) {
+        *note = "arrival-aware: not chosen by size (PAPC_<COLL>_ALGORITHM)";
+        return best;
+    }
+    if (!a->model) {
+        *note = "no cost model";
+        return best;
+    }
+    const papc_profile_alg *fit =
+        papc_profile_find(p, papc_collective_name(a->info.collective),
+                          a->info.name);
+    papc_params ab = fit ? fit->ab : p->p2p;
+    if (!fit) *note = "not in the profile: ping-pong alpha, beta";
+    papc_model_in in = {P, (double)bytes, 0, p->eager, commutative,
+                        &p->gamma};
+    int segmented = (a->info.flags & PAPC_FLAG_SEGMENTED) != 0;
+    for (int s = 0; s < (segmented ? NSEG : 1); s++) {
+        in.segsize = segmented ? (double)seg_candidates[s] : 0;
+        double t = papc_model_time(a->model(&in), ab, p->gamma_op[k],
+                                   p->copy);
+        if (!isfinite(t) || t < 0) continue;
+        if (best.seconds < 0 || t < best.seconds) {
+            best.seconds = t;
+            best.seg = segmented ? s : -1;
+        }
+    }
+    return best;
+}
+
+static choice model_choice(const papc_profile *p, papc_collective coll,
+                           int P, size_t bytes, int commutative,
+                           papc_opclass k) {
+    choice best = {-1, -1, -1};
+    for (int i = 0; i < papc_registry_count(coll); i++) {
+        const char *note;
+        choice c = predict_row(p, papc_registry_row(coll, i), i, P, bytes,
+                               commutative, k, &note);
+        if (c.seconds >= 0 && (best.row < 0 || c.seconds < best.seconds))
+            best = c;
+    }
+    return best;
+}
+
+static int row_index(papc_collective coll, const char *name) {
+    const papc_alg_desc *a = papc_registry_find(coll, name);
+    for (int i = 0; a && i < papc_registry_count(coll); i++)
+        if (papc_registry_row(coll, i) == a) return i;
+    return 0;
+}
+
+/* ---- the decision cache ---- */
+
+/* One 64-bit word per entry: key in the high 48 bits, the decision in the
+ * low 16 (row + 1 in 8 bits, segment candidate + 1 in 4 bits). */
+#define CACHE_SIZE 4096
+static _Atomic uint64_t cache[CACHE_SIZE];
+
+static uint64_t cache_key(papc_collective coll, int P, unsigned sclass,
+                          papc_opclass k, int commutative, int fixed,
+                          int low, unsigned gen) {
+    uint64_t key = (uint64_t)(unsigned)P & 0xFFFFF;          /* 20 bits */
+    key = key << 8 | (sclass & 0xFF);
+    key = key << 3 | ((unsigned)coll & 7);
+    key = key << 2 | ((unsigned)k & 3);
+    key = key << 1 | (unsigned)(commutative != 0);
+    key = key << 1 | (unsigned)(fixed != 0);
+    key = key << 1 | (unsigned)(low != 0);
+    key = key << 12 | (gen & 0xFFF);
+    return key;                                              /* 48 bits */
+}
+
+static int cache_get(uint64_t key, int *row, int *seg) {
+    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 52);
+    for (int i = 0; i < 16; i++) {
+        uint64_t e = atomic_load_explicit(&cache[(h + i) % CACHE_SIZE],
+                                          memory_order_relaxed);
+        if (e == 0) return 0;
+        if (e >> 16 == key) {
+            *row = (int)((e >> 8) & 0xFF) - 1;
+            *seg = (int)((e >> 4) & 0xF) - 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A full neighbourhood just means the next call predicts again. */
+static void cache_put(uint64_t key, int row, int seg) {
+    uint64_t e = key << 16 | (uint64_t)(row + 1) << 8 |
+                 (uint64_t)(seg + 1) << 4 | 1;
+    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 52);
+    for (int i = 0; i < 16; i++) {
+        uint64_t expect = 0;
+        _Atomic uint64_t *slot = &cache[(h + i) % CACHE_SIZE];
+        if (atomic_compare_exchange_strong(slot, &expect, e)) return;
+        if (expect >> 16 == key) return;
+    }
+}
+
+/* ---- the call's choice ---- */
+
+/* Bytes each process contributes (the same on every rank by MPI's
+ * signature rules). */
+static size_t call_bytes(const papc_call *c) {
+    switch (c->coll) {
+    case PAPC_GATHER:
+        return c->rank == c->root
+                   ? (size_t)c->recvcount * papc_type_size(c->recvtype)
+                   : (size_t)c->sendcount * papc_type_size(c->sendtype);
+    case PAPC_SCATTER:
+        return c->rank == c->root
+                   ? (size_t)c->sendcount * papc_type_size(c->sendtype)
+                   : (size_t)c->recvcount * papc_type_size(c->recvtype);
+    case PAPC_BCAST:
+    case PAPC_REDUCE:
+    case PAPC_ALLREDUCE:
+        return (size_t)c->sendcount * papc_type_size(c->sendtype);
+    default:
+        return 0;
+    }
+}
+
+static int sized_collective(papc_collective coll) {
+    return coll == PAPC_GATHER || coll == PAPC_SCATTER ||
+           coll == PAPC_BCAST || coll == PAPC_REDUCE ||
+           coll == PAPC_ALLREDUCE;
+}
+
+static void say_choice(const papc_call *c, size_t bytes, int fixed,
+                       const papc_alg_desc *a, int seg, const char *why) {
+    if (!verbose() || c->rank != 0) return;
+    char segtext[48] = "";
+    if (seg >= 0)
+        snprintf(segtext, sizeof segtext, ", segments of %zu B",
+                 seg_candidates[seg]);
+    fprintf(stderr, "papcoll: %s P=%d %zu B: %s%s — %s\n",
+            papc_collective_name(c->coll), c->size, bytes, a->info.name,
+            segtext, fixed ? "fixed rules" : why);
+}
+
+static const papc_alg_desc *fixed_row(const papc_call *c, size_t bytes) {
+    const papc_alg_desc *a = papc_registry_find(
+        c->coll, fixed_choice(c->coll, bytes, c->commutative,
+                              c->sendcount < c->size));
+    return a ? a : papc_registry_row(c->coll, 0);
+}
+
+/* Uses the model when this process has a profile, selection is "model"
+ * and every rank of the communicator has the same profile. */
+static int use_model(papc_call *c, unsigned gen) {
+    if (fixed_mode()) return 0;
+    ensure_loaded();
+    int same = 0;
+    if (papc_comm_profile_agreed(c->user_comm, gen, profile_hash, &same) !=
+        MPI_SUCCESS)
+        return 0;
+    if (!same) {
+        static atomic_int said;
+        if (c->rank == 0 && !atomic_exchange(&said, 1))
+            fprintf(stderr, "papcoll: the ranks of a communicator of size %d "
+                    "do not all have the same profile (%s here); every rank "
+                    "uses the fixed rules on it\n", c->size,
+                    profile ? profile_file : "none");
+        return 0;
+    }
+    return profile != NULL;
+}
+
+const papc_alg_desc *papc_select(papc_call *c) {
+    size_t bytes = call_bytes(c);
+    if (!sized_collective(c->coll)) return fixed_row(c, bytes);
+    unsigned gen = atomic_load_explicit(&generation, memory_order_acquire);
+    int model = use_model(c, gen);
+    int fixed = !model;
+    unsigned sclass = size_class(bytes);
+    papc_opclass k = c->op == MPI_OP_NULL
+                         ? PAPC_OPCLASS_FLOAT
+                         : op_class(c->op, c->sendtype);
+    /* count < P changes the fixed allreduce rule: keep it in the key. */
+    int low = fixed && c->coll == PAPC_ALLREDUCE && c->sendcount < c->size;
+    uint64_t key = cache_key(c->coll, c->size, sclass, k,
+                             c->commutative, fixed, low, gen);
+    int row = -1, seg = -1;
+    if (!cache_get(key, &row, &seg)) {
+        if (model) {
+            choice ch = model_choice(profile, c->coll, c->size,
+                                     class_midpoint(sclass), c->commutative,
+                                     k);
+            row = ch.row;
+            seg = ch.seg;
+        }
+        const papc_alg_desc *a = row >= 0 ? papc_registry_row(c->coll, row)
+                                          : fixed_row(c, bytes);
+        if (row < 0) row = row_index(c->coll, a->info.name), fixed = 1;
+        cache_put(key, row, seg);
+        say_choice(c, bytes, fixed, a, seg, "least predicted time under "
+                   "the profile (papc-info --explain)");
+    }
+    if (seg >= 0 && !getenv("PAPC_SEGSIZE")) c->segsize = seg_candidates[seg];
+    return papc_registry_row(c->coll, row);
+}
+
+/* ---- explain ---- */
+
+int papc_explain(papc_collective coll, int P, size_t bytes,
+                 MPI_Datatype dtype, MPI_Op op, papc_prediction *rows,
+                 int max, int *n, int *chosen) {
+    if (papc_collective_name(coll) == NULL)
+        return papc_error(MPI_ERR_ARG, "invalid collective %d", (int)coll);
+    if (P < 1) return papc_error(MPI_ERR_ARG, "P must be at least 1, not %d",
+                                 P);
+    if (max < 0 || (max > 0 && !rows) || !n || !chosen)
+        return papc_error(MPI_ERR_ARG, "papc_explain: NULL output");
+    ensure_loaded();
+    int commutative = 1;
+    if (op != MPI_OP_NULL) MPI_Op_commutative(op, &commutative);
+    papc_opclass k = op == MPI_OP_NULL ? PAPC_OPCLASS_FLOAT
+                                       : op_class(op, dtype);
+    int count = papc_registry_count(coll);
+    *n = count;
+    *chosen = -1;
+    double best = -1;
+    for (int i = 0; i < count; i++) {
+        const papc_alg_desc *a = papc_registry_row(coll, i);
+        const char *note = "no profile";
+        choice c = {i, -1, -1};
+        if (profile && sized_collective(coll) && !fixed_mode())
+            c = predict_row(profile, a, i, P, bytes, commutative, k, &note);
+        if (i < max) {
+            rows[i].algorithm = a->info.name;
+            rows[i].segsize = c.seg >= 0 ? seg_candidates[c.seg] : 0;
+            rows[i].seconds = c.seconds;
+            rows[i].note = note;
+        }
+        if (c.seconds >= 0 && (best < 0 || c.seconds < best)) {
+            best = c.seconds;
+            *chosen = i;
+        }
+    }
+    if (*chosen >= 0) {
+        /* The plain call predicts at its size class's midpoint. */
+        choice ch = model_choice(profile, coll, P,
+                                 class_midpoint(size_class(bytes)),
+                                 commutative, k);
+        if (ch.row >= 0) *chosen = ch.row;
+    } else {
+        *chosen = row_index(coll, fixed_choice(coll, bytes, commutative, 0));
+        if (*chosen < max) rows[*chosen].note = "fixed rules";
+    }
+    return MPI_SUCCESS;
+}
