@@ -307,7 +307,7 @@ static int tx_pieces_equal(const tx_pieces *a, const tx_pieces *b) {
  * key them on P x block, so equal block boundaries are different rules at
  * different P. */
 typedef struct tx_table {
-    int ngroups;
+    int ngroups;          /* 0: no predictions, the library chooses */
     int *first;
     tx_pieces *rules;
 } tx_table;
@@ -320,10 +320,31 @@ static void tx_table_free(tx_table *t) {
     t->ngroups = 0;
 }
 
+/* Whether papcoll predicts any algorithm of tab for c at all: a papcoll
+ * whose rows of c have no cost model yet leaves c to the library's own
+ * choice (with a warning) instead of failing the whole export. */
+static int tx_predicts_any(const tx_coll *c, const tx_alg *tab, int P) {
+    papc_prediction rows[TX_MAX_ROWS];
+    int n = 0, chosen = -1;
+    if (tune_export_explain(c->coll, P, 1, MPI_DOUBLE, MPI_SUM, rows,
+                            TX_MAX_ROWS, &n, &chosen) != MPI_SUCCESS)
+        return 1; /* tx_best will say what failed */
+    for (int i = 0; i < n && i < TX_MAX_ROWS; i++)
+        if (rows[i].seconds >= 0 && tx_find(tab, rows[i].algorithm) >= 0)
+            return 1;
+    return 0;
+}
+
 static int tx_table_of(const tx_coll *c, const tx_alg *tab, int p0, int p1,
                        tx_table *t, char *err, size_t errlen) {
     int np = p1 - p0 + 1;
     t->ngroups = 0;
+    if (!tx_predicts_any(c, tab, p0)) {
+        fprintf(stderr, "papc-tune: warning: %s: papcoll predicts none of "
+                "the algorithms the target library has (no cost models?); "
+                "left to the library's own choice\n", c->name);
+        return 0;
+    }
     t->first = malloc((size_t)np * sizeof *t->first);
     t->rules = malloc((size_t)np * sizeof *t->rules);
     if (!t->first || !t->rules) {
@@ -499,6 +520,12 @@ static void tx_ompi_collective(FILE *f, const tx_coll *c,
             "rules\n0 0 0 0\n", p1 + 1, p1 + 1);
 }
 
+static int tx_ncovered(const tx_table *t) {
+    int n = 0;
+    for (int k = 0; k < TX_NCOLLS; k++) n += t[k].ngroups > 0;
+    return n;
+}
+
 static int tune_export_ompi(const char *path, int pmin, int pmax, char *err,
                             size_t errlen) {
     int p0 = pmin > 2 ? pmin : 2;
@@ -521,6 +548,12 @@ static int tune_export_ompi(const char *path, int pmin, int pmax, char *err,
     for (int k = 0; k < TX_NCOLLS && !failed; k++)
         failed = tx_table_of(&tx_colls[k], tx_colls[k].ompi, p0, pmax, &t[k],
                              err, errlen);
+    if (!failed && tx_ncovered(t) == 0) {
+        tx_err(err, errlen, "%s: papcoll predicts none of the target "
+               "library's algorithms for any collective (is a profile "
+               "loaded? do the rows have cost models?)", path);
+        failed = -1;
+    }
     char tmp[4096];
     FILE *f = failed ? NULL : tx_open(path, tmp, sizeof tmp, err, errlen);
     if (f) {
@@ -536,9 +569,14 @@ static int tune_export_ompi(const char *path, int pmin, int pmax, char *err,
                 "sizes; per message\n# size: bytes (gather, scatter: P x "
                 "block), algorithm (0: Open MPI's fixed\n# rules), fan-in/"
                 "out, segment size.\n%d            # collectives\n",
-                tx_profile_name(), pmin, pmax, path, TX_NCOLLS);
-        for (int k = 0; k < TX_NCOLLS; k++)
-            tx_ompi_collective(f, &tx_colls[k], &nm, &t[k], p0, pmax);
+                tx_profile_name(), pmin, pmax, path, tx_ncovered(t));
+        for (int k = 0; k < TX_NCOLLS; k++) {
+            if (t[k].ngroups)
+                tx_ompi_collective(f, &tx_colls[k], &nm, &t[k], p0, pmax);
+            else
+                fprintf(f, "\n# %s: no prediction, Open MPI's fixed rules\n",
+                        tx_colls[k].name);
+        }
         failed = tx_close(f, path, tmp, 0, err, errlen);
     } else {
         failed = -1;
@@ -724,7 +762,11 @@ static void tx_mpich_tuned(FILE *f, const tx_coll *c, const tx_table *t,
     char key[64];
     snprintf(key, sizeof key, "collective=%s", c->name);
     tx_open_key(f, 1, key);
-    if (c->mpich_general) {
+    if (t->ngroups == 0) {
+        /* no prediction: the algorithm that serves every call */
+        tx_leaf(f, 2, "comm_type=intra",
+                c->mpich_general ? c->mpich_general : c->mpich[0].target, 1);
+    } else if (c->mpich_general) {
         /* Rabenseifner in MPICH: built-in ops, count >= pof2 only. */
         tx_open_key(f, 2, "comm_type=intra");
         tx_open_key(f, 3, "is_op_built_in=yes");
@@ -784,6 +826,12 @@ static int tune_export_mpich(const char *path, int pmin, int pmax,
     for (int k = 0; k < TX_NCOLLS && !failed; k++)
         failed = tx_table_of(&tx_colls[k], tx_colls[k].mpich, p0, pmax,
                              &t[k], err, errlen);
+    if (!failed && tx_ncovered(t) == 0) {
+        tx_err(err, errlen, "%s: papcoll predicts none of the target "
+               "library's algorithms for any collective (is a profile "
+               "loaded? do the rows have cost models?)", path);
+        failed = -1;
+    }
     char tmp[4096];
     FILE *f = failed ? NULL : tx_open(path, tmp, sizeof tmp, err, errlen);
     if (f) {

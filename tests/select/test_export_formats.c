@@ -114,6 +114,18 @@ static size_t first_above(double a, double b) {
     return (size_t)(a / b) + 1;
 }
 
+/* fake_explain without any bcast prediction (no cost models yet). */
+static int fake_no_bcast(papc_collective coll, int P, size_t bytes,
+                         MPI_Datatype dtype, MPI_Op op, papc_prediction *rows,
+                         int max, int *n, int *chosen) {
+    if (coll == PAPC_BCAST) {
+        *n = 0;
+        *chosen = -1;
+        return MPI_SUCCESS;
+    }
+    return fake_explain(coll, P, bytes, dtype, op, rows, max, n, chosen);
+}
+
 /* ---- Open MPI: a reader with 4.1's semantics -------------------------- */
 
 typedef struct om_msg {
@@ -540,6 +552,30 @@ static void test_mpich_json(void **state) {
     json_decref(root);
 }
 
+/* A collective without predictions is left to the library, not failed. */
+static void test_collective_without_models(void **state) {
+    (void)state;
+    char path[512], err[512];
+    path_in_tmp(path, sizeof path, "rules-nobcast.txt");
+    setenv("PAPC_OMPI_INFO", FAKE_OMPI_INFO, 1);
+    tune_export_explain = fake_no_bcast;
+    assert_int_equal(tune_export_ompi(path, 2, 4, err, sizeof err), 0);
+    static om_file o;
+    om_read(path, &o);
+    assert_int_equal(o.n, 4);
+    assert_null(om_lookup(&o, 7, 4, 1000));
+    expect_ompi(&o, 11, "reduce", 4, 666, "rabenseifner", 0, 0);
+    path_in_tmp(path, sizeof path, "csel-nobcast.json");
+    assert_int_equal(tune_export_mpich(path, 2, 4, err, sizeof err), 0);
+    json_error_t jerr;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    assert_non_null(root);
+    mpich_check_level(root, "top");
+    mpich_call c = {4, 1 << 20, 4 << 20, 1 << 17, 1, 1, 0, 0};
+    expect_mpich(root, "bcast", c, "MPIR_Bcast_intra_binomial");
+    json_decref(root);
+}
+
 static void test_grid_is_cheap(void **state) {
     (void)state;
     char path[512], err[512];
@@ -557,8 +593,13 @@ static int make_tmpdir(void **state) {
     return mkdtemp(tmpdir) ? 0 : -1;
 }
 
+/* PAPC_EXPORT_TEST_KEEP=1 keeps the files written, to look at. */
 static int remove_tmpdir(void **state) {
     (void)state;
+    if (getenv("PAPC_EXPORT_TEST_KEEP")) {
+        printf("files kept in %s\n", tmpdir);
+        return 0;
+    }
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     return system(cmd) == 0 ? 0 : -1;
@@ -570,6 +611,7 @@ int main(void) {
         cmocka_unit_test(test_ompi_merges_equal_sizes),
         cmocka_unit_test(test_ompi_errors),
         cmocka_unit_test(test_mpich_json),
+        cmocka_unit_test(test_collective_without_models),
         cmocka_unit_test(test_grid_is_cheap),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
