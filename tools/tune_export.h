@@ -473,18 +473,39 @@ static size_t tx_first_segment(void) {
     return v > 0 ? (size_t)v : 0;
 }
 
+/* One line of numbers, the comment aligned after them. */
+static void tx_ompi_line(FILE *f, const char *comment, const char *fmt, ...) {
+    char nums[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(nums, sizeof nums, fmt, ap);
+    va_end(ap);
+    if (*comment) fprintf(f, "%-22s # %s\n", nums, comment);
+    else fprintf(f, "%s\n", nums);
+}
+
 static void tx_ompi_rule(FILE *f, const tx_coll *c, const tx_ompi_names *nm,
                          int P, const tx_pieces *r) {
     for (int i = 0; i < r->n; i++) {
         const tx_alg *a = &c->ompi[r->ch[i].alg];
         size_t seg = r->ch[i].segsize;
         if (!strcmp(a->target, "linear_sync")) seg = tx_first_segment();
-        fprintf(f, "%zu %d %d %zu   # from %zu B%s: %s", tx_ompi_bytes(c, P,
-                r->start[i]), tx_ompi_number(nm, c->name, a->target),
-                a->faninout, seg, r->start[i],
-                c->per_block ? " per rank" : "", a->target);
-        if (seg) fprintf(f, ", segment %zu B", seg);
-        fprintf(f, " (papcoll %s)\n", a->papc);
+        char what[160];
+        int len = snprintf(what, sizeof what, "from %zu B%s: %s",
+                           r->start[i], c->per_block ? " a rank" : "",
+                           a->target);
+        if (seg && len > 0 && (size_t)len < sizeof what)
+            len += snprintf(what + len, sizeof what - (size_t)len,
+                            ", %s %zu B", strcmp(a->target, "linear_sync")
+                                              ? "segments" : "first part",
+                            seg);
+        if (strcmp(a->papc, a->target) && len > 0 &&
+            (size_t)len < sizeof what)
+            snprintf(what + len, sizeof what - (size_t)len, " (papcoll %s)",
+                     a->papc);
+        tx_ompi_line(f, what, "%zu %d %d %zu", tx_ompi_bytes(c, P,
+                     r->start[i]), tx_ompi_number(nm, c->name, a->target),
+                     a->faninout, seg);
     }
 }
 
@@ -505,19 +526,29 @@ static void tx_ompi_collective(FILE *f, const tx_coll *c,
                                const tx_ompi_names *nm, const tx_table *t,
                                int p0, int p1) {
     int below = p0 > 2, above = 1;
-    fprintf(f, "\n%d            # %s\n%d            # communicator sizes\n",
-            c->ompi_id, c->name, t->ngroups + below + above);
-    if (below)
-        fprintf(f, "1 1          # P 1..%d: not profiled, Open MPI's fixed "
-                "rules\n0 0 0 0\n", p0 - 1);
+    char what[96];
+    fprintf(f, "\n");
+    tx_ompi_line(f, c->name, "%d", c->ompi_id);
+    tx_ompi_line(f, "communicator sizes", "%d", t->ngroups + below + above);
+    if (below) {
+        snprintf(what, sizeof what, "P 1..%d: not profiled, Open MPI's "
+                 "fixed rules", p0 - 1);
+        tx_ompi_line(f, what, "1 1");
+        tx_ompi_line(f, "", "0 0 0 0");
+    }
     for (int g = 0; g < t->ngroups; g++) {
         int last = g + 1 < t->ngroups ? t->first[g + 1] - 1 : p1;
-        fprintf(f, "%d %d         # P %d..%d\n", t->first[g],
-                t->rules[g].n, t->first[g], last);
+        if (last > t->first[g])
+            snprintf(what, sizeof what, "P %d..%d", t->first[g], last);
+        else
+            snprintf(what, sizeof what, "P %d", last);
+        tx_ompi_line(f, what, "%d %d", t->first[g], t->rules[g].n);
         tx_ompi_rule(f, c, nm, t->first[g], &t->rules[g]);
     }
-    fprintf(f, "%d 1         # P >= %d: not profiled, Open MPI's fixed "
-            "rules\n0 0 0 0\n", p1 + 1, p1 + 1);
+    snprintf(what, sizeof what, "P %d and more: not profiled, Open MPI's "
+             "fixed rules", p1 + 1);
+    tx_ompi_line(f, what, "%d 1", p1 + 1);
+    tx_ompi_line(f, "", "0 0 0 0");
 }
 
 static int tx_ncovered(const tx_table *t) {
@@ -568,8 +599,9 @@ static int tune_export_ompi(const char *path, int pmin, int pmax, char *err,
                 "# communicator sizes; per size P and number of message "
                 "sizes; per message\n# size: bytes (gather, scatter: P x "
                 "block), algorithm (0: Open MPI's fixed\n# rules), fan-in/"
-                "out, segment size.\n%d            # collectives\n",
-                tx_profile_name(), pmin, pmax, path, tx_ncovered(t));
+                "out, segment size.\n",
+                tx_profile_name(), pmin, pmax, path);
+        tx_ompi_line(f, "collectives", "%d", tx_ncovered(t));
         for (int k = 0; k < TX_NCOLLS; k++) {
             if (t[k].ngroups)
                 tx_ompi_collective(f, &tx_colls[k], &nm, &t[k], p0, pmax);
