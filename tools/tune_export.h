@@ -57,19 +57,27 @@
  *     non-commutative, intercommunicator) for each other;
  *   - every size level ends in "comm_size=any" / "avg_msg_size=any" (an
  *     unguarded non-boolean level aborts MPI_Init); boolean levels list
- *     both values ("comm_type=intra" then "comm_type=inter",
- *     "...=yes" then "...=no"): MPICH 4.0.2 knows no "comm_type=any";
+ *     both values ("comm_type=intra" then "comm_type=inter", "...=yes"
+ *     then "...=no");
  *   - comm_size<=N and avg_msg_size<=N (bytes: count x type size, as
  *     papcoll's bytes for bcast, reduce, allreduce) are inclusive;
  *   - MPICH's reduce_scatter_gather / reduce_scatter_allgather serve only
  *     built-in ops with count >= the power of two below P, so the tuned
  *     reduce and allreduce trees sit under "is_op_built_in=yes" and
  *     "count<pow2" guards, as MPICH's own table does;
+ *   - boolean levels cannot end in "=any": 4.0.2 rejects "comm_type=any",
+ *     "is_op_built_in=any" and "is_commutative=any" as unknown keys;
  *   - papcoll and MPICH 4.0 share only binomial for bcast, gather and
  *     scatter, so those trees are a single leaf; a papcoll prediction of a
- *     segmented binomial stands for MPICH's unsegmented one.
- * P outside [pmin, pmax] takes the nearest profiled P's rules (MPICH has
- * no "fall back to the built-in table" leaf).
+ *     segmented binomial stands for MPICH's unsegmented one (papc_explain
+ *     gives only each row's best segment size);
+ *   - P outside [pmin, pmax] takes the nearest profiled P's rules: MPICH
+ *     has no leaf meaning "your own table";
+ *   - gather and scatter would be keyed on total_msg_size (P x block), but
+ *     with binomial alone no size level is ever written: unverified.
+ * A collective whose rows have no cost model (papc_explain predicts none
+ * of the library's algorithms) is left to the library with a warning on
+ * stderr: Open MPI's fixed rules, MPICH's general algorithm.
  */
 #ifndef PAPC_TOOLS_TUNE_EXPORT_H
 #define PAPC_TOOLS_TUNE_EXPORT_H
