@@ -255,10 +255,13 @@ const char *papc_profile_path(void);
 /* Every algorithm of coll with its predicted time for a call of P
  * processes and bytes (gather/scatter: one rank's block; bcast, reduce,
  * allreduce: the vector), dtype and op (reductions; MPI_DATATYPE_NULL /
- * MPI_OP_NULL otherwise).  Fills up to max rows, sets *n to the number of
- * algorithms and *chosen to the index of the row the plain call would run
- * (-1 when no profile: the fixed rules choose).  MPI_SUCCESS or an error
- * class. */
+ * MPI_OP_NULL otherwise), as the plain call predicts it: sizes fall into
+ * classes of eight per octave, predicted at the class's lower bound (a
+ * power of two exactly).  Fills up to max rows, sets *n to the number of
+ * algorithms and *chosen to the index of the row the plain call runs: the
+ * least predicted time, or the fixed rules' row (note "fixed rules") when
+ * there is no profile or the selection is "fixed".  MPI_SUCCESS or an
+ * error class. */
 int papc_explain(papc_collective coll, int P, size_t bytes,
                  MPI_Datatype dtype, MPI_Op op, papc_prediction *rows,
                  int max, int *n, int *chosen);

@@ -8,6 +8,8 @@
                       (papc-bench --trace; the code is trace_report.py)
     papc-report calls REPORT.csv [--png OUT.png]
                       (the drop-in layer's PAPC_REPORT; calls_report.py)
+    papc-report select DIR [-o OUTDIR] [--tolerance PCT] [--no-plots]
+                      (papc-select-bench's CSVs; select_report.py)
 
 One subcommand per tool.  Each is a `Report` in REPORTS below: a name, a
 help line, a function that adds its arguments to its argparse subparser and
@@ -521,6 +523,11 @@ def _calls():
     return calls_report
 
 
+def _select():
+    from . import select_report
+    return select_report
+
+
 REPORTS = (
     Report("guide", "figures of papc-guide's CSV (irregular gather/scatter "
            "performance guidelines, issue 6)", add_guide_arguments, run_guide),
@@ -533,6 +540,11 @@ REPORTS = (
     Report("calls", "the drop-in layer's finalize report (PAPC_REPORT's "
            "CSV): time in call and arrival spread per call site (issue 13)",
            lambda p: _calls().add_arguments(p), lambda a: _calls().run(a)),
+    Report("select", "accuracy of model-based selection from "
+           "papc-select-bench's CSVs (scripts/select-bench.sh's directory): "
+           "per cell the best algorithm, the model's, native's and the fixed "
+           "rules' slowdown; the goals' summary; figures (issue 12)",
+           lambda p: _select().add_arguments(p), lambda a: _select().run(a)),
 )
 
 

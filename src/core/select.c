@@ -6,8 +6,8 @@
  * Every rank must choose alike, so the inputs are only what every rank
  * knows: the collective, P, the bytes of the call (the block or vector,
  * from arguments significant on every rank), op commutativity and the
- * datatype/op class.  Sizes are bucketed into classes (four per octave)
- * and each class is predicted at its midpoint, a pure function of the
+ * datatype/op class.  Sizes are bucketed into classes (eight per octave)
+ * and each class is predicted at its lower bound, a pure function of the
  * class: a process that meets 1000 B first and one that meets 1010 B first
  * cache the same choice.  Decisions are cached lock-free per (collective,
  * P, size class, op class, commutativity, mode, profile generation). */
@@ -156,19 +156,19 @@ int papc_set_selection(const char *mode) {
 
 /* ---- size classes ---- */
 
-/* Four classes per octave: sizes below 4 are their own class; above,
- * the exponent and the two bits after the leading one. */
+/* Eight classes per octave: sizes below 8 are their own class; above, the
+ * exponent and the three bits after the leading one.  A class is predicted
+ * at its lower bound, so powers of two are predicted exactly. */
 static unsigned size_class(size_t b) {
-    if (b < 4) return (unsigned)b;
+    if (b < 8) return (unsigned)b;
     int e = 63 - __builtin_clzll((unsigned long long)b);
-    return (unsigned)(4 * e) + (unsigned)((b >> (e - 2)) & 3);
+    return (unsigned)(8 * e) + (unsigned)((b >> (e - 3)) & 7);
 }
 
-static size_t class_midpoint(unsigned k) {
-    if (k < 4) return k;
-    int e = (int)k / 4;
-    size_t lo = (size_t)(4 + k % 4) << (e - 2);
-    return lo + ((size_t)1 << (e - 2)) / 2;
+static size_t class_size(unsigned k) {
+    if (k < 8) return k;
+    int e = (int)k / 8;
+    return (size_t)(8 + k % 8) << (e - 3);
 }
 
 /* ---- op classes ---- */
@@ -281,13 +281,13 @@ static uint64_t cache_key(papc_collective coll, int P, unsigned sclass,
                           papc_opclass k, int commutative, int fixed,
                           int low, unsigned gen) {
     uint64_t key = (uint64_t)(unsigned)P & 0xFFFFF;          /* 20 bits */
-    key = key << 8 | (sclass & 0xFF);
+    key = key << 9 | (sclass & 0x1FF);
     key = key << 3 | ((unsigned)coll & 7);
     key = key << 2 | ((unsigned)k & 3);
     key = key << 1 | (unsigned)(commutative != 0);
     key = key << 1 | (unsigned)(fixed != 0);
     key = key << 1 | (unsigned)(low != 0);
-    key = key << 12 | (gen & 0xFFF);
+    key = key << 11 | (gen & 0x7FF);
     return key;                                              /* 48 bits */
 }
 
@@ -406,7 +406,7 @@ const papc_alg_desc *papc_select(papc_call *c) {
     if (!cache_get(key, &row, &seg)) {
         if (model) {
             choice ch = model_choice(profile, c->coll, c->size,
-                                     class_midpoint(sclass), c->commutative,
+                                     class_size(sclass), c->commutative,
                                      k);
             row = ch.row;
             seg = ch.seg;
@@ -438,16 +438,21 @@ int papc_explain(papc_collective coll, int P, size_t bytes,
     if (op != MPI_OP_NULL) MPI_Op_commutative(op, &commutative);
     papc_opclass k = op == MPI_OP_NULL ? PAPC_OPCLASS_FLOAT
                                        : op_class(op, dtype);
+    /* What the plain call predicts: the size class's lower bound. */
+    size_t at = class_size(size_class(bytes));
     int count = papc_registry_count(coll);
+    int predicted = profile && sized_collective(coll);
     *n = count;
     *chosen = -1;
     double best = -1;
     for (int i = 0; i < count; i++) {
         const papc_alg_desc *a = papc_registry_row(coll, i);
-        const char *note = "no profile";
+        const char *note = sized_collective(coll)
+                               ? "no profile"
+                               : "not chosen by size (the fixed rules)";
         choice c = {i, -1, -1};
-        if (profile && sized_collective(coll) && !fixed_mode())
-            c = predict_row(profile, a, i, P, bytes, commutative, k, &note);
+        if (predicted)
+            c = predict_row(profile, a, i, P, at, commutative, k, &note);
         if (i < max) {
             rows[i].algorithm = a->info.name;
             rows[i].segsize = c.seg >= 0 ? seg_candidates[c.seg] : 0;
@@ -459,14 +464,12 @@ int papc_explain(papc_collective coll, int P, size_t bytes,
             *chosen = i;
         }
     }
-    if (*chosen >= 0) {
-        /* The plain call predicts at its size class's midpoint. */
-        choice ch = model_choice(profile, coll, P,
-                                 class_midpoint(size_class(bytes)),
-                                 commutative, k);
-        if (ch.row >= 0) *chosen = ch.row;
-    } else {
-        *chosen = row_index(coll, fixed_choice(coll, bytes, commutative, 0));
+    if (*chosen < 0 || fixed_mode()) {
+        int tsize = 1;
+        if (dtype != MPI_DATATYPE_NULL) MPI_Type_size(dtype, &tsize);
+        size_t elems = tsize > 0 ? bytes / (size_t)tsize : bytes;
+        *chosen = row_index(coll, fixed_choice(coll, bytes, commutative,
+                                               elems < (size_t)P));
         if (*chosen < max) rows[*chosen].note = "fixed rules";
     }
     return MPI_SUCCESS;
