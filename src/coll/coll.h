@@ -10,6 +10,16 @@ int papc_gather_sorted_linear_sync(const papc_call *c);
 int papc_gather_background_sorted_linear_sync(const papc_call *c);
 int papc_gather_sorted_binomial(const papc_call *c);
 int papc_gather_background_sorted_binomial(const papc_call *c);
+/* Their cost models (issue 12; model/model.h), beside each run function. */
+papc_terms papc_gather_basic_linear_model(const papc_model_in *in);
+papc_terms papc_gather_linear_sync_model(const papc_model_in *in);
+papc_terms papc_gather_binomial_model(const papc_model_in *in);
+papc_terms papc_gather_sorted_linear_sync_model(const papc_model_in *in);
+papc_terms papc_gather_background_sorted_linear_sync_model(
+    const papc_model_in *in);
+papc_terms papc_gather_sorted_binomial_model(const papc_model_in *in);
+papc_terms papc_gather_background_sorted_binomial_model(
+    const papc_model_in *in);
 
 int papc_scatter_basic_linear(const papc_call *c);
 int papc_scatter_binomial(const papc_call *c);
@@ -17,6 +27,14 @@ int papc_scatter_sorted_linear(const papc_call *c);
 int papc_scatter_background_sorted_linear(const papc_call *c);
 int papc_scatter_sorted_binomial(const papc_call *c);
 int papc_scatter_background_sorted_binomial(const papc_call *c);
+/* Their cost models (issue 12). */
+papc_terms papc_scatter_basic_linear_model(const papc_model_in *in);
+papc_terms papc_scatter_binomial_model(const papc_model_in *in);
+papc_terms papc_scatter_sorted_linear_model(const papc_model_in *in);
+papc_terms papc_scatter_background_sorted_linear_model(const papc_model_in *in);
+papc_terms papc_scatter_sorted_binomial_model(const papc_model_in *in);
+papc_terms papc_scatter_background_sorted_binomial_model(
+    const papc_model_in *in);
 
 int papc_bcast_basic_linear(const papc_call *c);
 int papc_bcast_chain(const papc_call *c);
@@ -24,6 +42,13 @@ int papc_bcast_k_chain(const papc_call *c);
 int papc_bcast_binary(const papc_call *c);
 int papc_bcast_split_binary(const papc_call *c);
 int papc_bcast_binomial(const papc_call *c);
+/* Their cost models (issue 12). */
+papc_terms papc_bcast_basic_linear_model(const papc_model_in *in);
+papc_terms papc_bcast_chain_model(const papc_model_in *in);
+papc_terms papc_bcast_k_chain_model(const papc_model_in *in);
+papc_terms papc_bcast_binary_model(const papc_model_in *in);
+papc_terms papc_bcast_split_binary_model(const papc_model_in *in);
+papc_terms papc_bcast_binomial_model(const papc_model_in *in);
 
 int papc_reduce_basic_linear(const papc_call *c);
 int papc_reduce_binomial(const papc_call *c);
@@ -61,5 +86,10 @@ int papc_gatherv_basic_linear(const papc_call *c);
 int papc_gatherv_size_aware_binomial(const papc_call *c);
 int papc_scatterv_basic_linear(const papc_call *c);
 int papc_scatterv_size_aware_binomial(const papc_call *c);
+/* Their cost models (issue 12). */
+papc_terms papc_gatherv_basic_linear_model(const papc_model_in *in);
+papc_terms papc_gatherv_size_aware_binomial_model(const papc_model_in *in);
+papc_terms papc_scatterv_basic_linear_model(const papc_model_in *in);
+papc_terms papc_scatterv_size_aware_binomial_model(const papc_model_in *in);
 
 #endif

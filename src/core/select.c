@@ -228,18 +228,24 @@ static choice predict_row(const papc_profile *p, const papc_alg_desc *a,
         *note = "no cost model";
         return best;
     }
-    const papc_profile_alg *fit =
-        papc_profile_find(p, papc_collective_name(a->info.collective),
-                          a->info.name);
-    papc_params ab = fit ? fit->ab : p->p2p;
-    if (!fit) *note = "not in the profile: ping-pong alpha, beta";
+    /* Parameters fitted at the measured P on either side of the call's,
+     * the prediction interpolated linearly in P between them. */
+    const papc_profile_alg *lo, *hi;
+    const char *coll = papc_collective_name(a->info.collective);
+    papc_profile_bracket(p, coll, a->info.name, P, &lo, &hi);
+    papc_params ab_lo = lo ? lo->ab : p->p2p, ab_hi = hi ? hi->ab : p->p2p;
+    double w = lo && hi && hi->p > lo->p
+                   ? (double)(P - lo->p) / (double)(hi->p - lo->p) : 0;
+    if (!lo) *note = "not in the profile: ping-pong alpha, beta";
     papc_model_in in = {P, (double)bytes, 0, p->eager, commutative,
                         &p->gamma};
     int segmented = (a->info.flags & PAPC_FLAG_SEGMENTED) != 0;
     for (int s = 0; s < (segmented ? NSEG : 1); s++) {
         in.segsize = segmented ? (double)seg_candidates[s] : 0;
-        double t = papc_model_time(a->model(&in), ab, p->gamma_op[k],
-                                   p->copy);
+        papc_terms x = a->model(&in);
+        double t = (1 - w) * papc_model_time(x, ab_lo, p->gamma_op[k],
+                                             p->copy) +
+                   w * papc_model_time(x, ab_hi, p->gamma_op[k], p->copy);
         if (!isfinite(t) || t < 0) continue;
         if (best.seconds < 0 || t < best.seconds) {
             best.seconds = t;

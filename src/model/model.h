@@ -104,11 +104,13 @@ int papc_fit_huber(int n, const papc_terms *x, const double *t,
 /* ---- Profiles (JSON through jansson) ---- */
 
 #define PAPC_PROFILE_VERSION 1
-#define PAPC_PROFILE_MAX_ALGS 128
+#define PAPC_PROFILE_MAX_ALGS 512
 
 typedef struct papc_profile_alg {
     char collective[16];      /* "bcast", ... */
     char name[48];            /* the table row's name */
+    int p;                    /* the P these parameters were fitted at;
+                                 0: over every P of the design */
     papc_params ab;
     double sigma, rel;        /* the fit's residual (s; relative) */
     int points;               /* experiments it was fitted from */
@@ -154,5 +156,19 @@ const papc_profile_alg *papc_profile_find(const papc_profile *p,
  * communicator has the same profile (0 only for p == NULL, "no profile";
  * machine, date and the fit statistics are left out). */
 uint64_t papc_profile_hash(const papc_profile *p);
+/* The entry of (collective, name) fitted at exactly p (0: over every P). */
+const papc_profile_alg *papc_profile_find_p(const papc_profile *p,
+                                            const char *collective,
+                                            const char *name, int at);
+/* The entries of (collective, name) fitted at the nearest P at or below
+ * and at or above P (*lo == *hi when P was measured or lies outside the
+ * measured range: then the nearest); without per-P entries both are the
+ * every-P entry; both NULL when the profile has no entry at all.  The
+ * paper (Sect. VI) proposes parameters per range of P where one pair
+ * does not fit every P. */
+void papc_profile_bracket(const papc_profile *p, const char *collective,
+                          const char *name, int P,
+                          const papc_profile_alg **lo,
+                          const papc_profile_alg **hi);
 
 #endif

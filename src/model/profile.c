@@ -19,7 +19,11 @@
  *     "copy": 1.0e-10,                       δ, s/byte
  *     "algorithms": [                        at most PAPC_PROFILE_MAX_ALGS
  *       {"collective": "bcast", "name": "binomial", "alpha": .., "beta": ..,
- *        "sigma": .., "rel": .., "points": 40}, ...]
+ *        "sigma": .., "rel": .., "points": 40, "p": 8}, ...]
+ *                                            "p" (optional, default 0): the
+ *                                            P the fit is for, 0 = every P;
+ *                                            one entry per (collective,
+ *                                            name, p)
  *   }
  *
  * Every field is required; keys the reader does not know are ignored (a
@@ -286,6 +290,9 @@ static int read_alg(problem *pb, const json_t *a, int i,
         get_number(pb, a, where, "rel", &alg->rel) ||
         get_int(pb, a, where, "points", &alg->points))
         return -1;
+    alg->p = 0;
+    if (json_object_get(a, "p") && get_int(pb, a, where, "p", &alg->p))
+        return -1;
     return 0;
 }
 
@@ -300,9 +307,10 @@ static int read_algorithms(problem *pb, const json_t *root,
     for (size_t i = 0; i < n; i++) {
         papc_profile_alg *alg = &out->algs[i];
         if (read_alg(pb, json_array_get(arr, i), (int)i, alg)) return -1;
-        if (papc_profile_find(out, alg->collective, alg->name))
-            return complain(pb, "algorithm %s/%s is listed twice",
-                            alg->collective, alg->name);
+        if (papc_profile_find_p(out, alg->collective, alg->name, alg->p))
+            return complain(pb, "algorithm %s/%s is listed twice%s",
+                            alg->collective, alg->name,
+                            alg->p ? " for the same p" : "");
         if (exists && !exists(alg->collective, alg->name))
             return complain(pb, "algorithm %s/%s does not exist in this "
                                 "papcoll",
@@ -427,6 +435,7 @@ static json_t *build_alg(builder *b, const papc_profile_alg *a, int i) {
     put_real(b, o, where, "sigma", a->sigma);
     put_real(b, o, where, "rel", a->rel);
     put(b, o, "points", json_integer(a->points), "out of memory");
+    if (a->p) put(b, o, "p", json_integer(a->p), "out of memory");
     return o;
 }
 
@@ -549,19 +558,59 @@ int papc_profile_write(const char *path, const papc_profile *p, char *err,
 
 /* ---- lookup and hash ---- */
 
+static int same_alg(const papc_profile_alg *a, const char *collective,
+                    const char *name) {
+    return strlen(collective) < sizeof a->collective &&
+           strlen(name) < sizeof a->name &&
+           strncmp(a->collective, collective, sizeof a->collective) == 0 &&
+           strncmp(a->name, name, sizeof a->name) == 0;
+}
+
+static int alg_count(const papc_profile *p) {
+    return p->nalgs < 0 ? 0 : p->nalgs < PAPC_PROFILE_MAX_ALGS
+                                  ? p->nalgs : PAPC_PROFILE_MAX_ALGS;
+}
+
+const papc_profile_alg *papc_profile_find_p(const papc_profile *p,
+                                            const char *collective,
+                                            const char *name, int at) {
+    if (!p || !collective || !name) return NULL;
+    for (int i = 0; i < alg_count(p); i++)
+        if (same_alg(&p->algs[i], collective, name) && p->algs[i].p == at)
+            return &p->algs[i];
+    return NULL;
+}
+
+/* The every-P entry, else the first. */
 const papc_profile_alg *papc_profile_find(const papc_profile *p,
                                           const char *collective,
                                           const char *name) {
-    if (!p || !collective || !name) return NULL;
-    int n = p->nalgs < PAPC_PROFILE_MAX_ALGS ? p->nalgs : PAPC_PROFILE_MAX_ALGS;
-    for (int i = 0; i < n; i++)
-        if (strncmp(p->algs[i].collective, collective,
-                    sizeof p->algs[i].collective) == 0 &&
-            strncmp(p->algs[i].name, name, sizeof p->algs[i].name) == 0 &&
-            strlen(collective) < sizeof p->algs[i].collective &&
-            strlen(name) < sizeof p->algs[i].name)
-            return &p->algs[i];
+    const papc_profile_alg *a = papc_profile_find_p(p, collective, name, 0);
+    if (a || !p || !collective || !name) return a;
+    for (int i = 0; i < alg_count(p); i++)
+        if (same_alg(&p->algs[i], collective, name)) return &p->algs[i];
     return NULL;
+}
+
+void papc_profile_bracket(const papc_profile *p, const char *collective,
+                          const char *name, int P,
+                          const papc_profile_alg **lo,
+                          const papc_profile_alg **hi) {
+    const papc_profile_alg *below = NULL, *above = NULL;
+    *lo = *hi = NULL;
+    if (!p || !collective || !name) return;
+    for (int i = 0; i < alg_count(p); i++) {
+        const papc_profile_alg *a = &p->algs[i];
+        if (a->p <= 0 || !same_alg(a, collective, name)) continue;
+        if (a->p <= P && (!below || a->p > below->p)) below = a;
+        if (a->p >= P && (!above || a->p < above->p)) above = a;
+    }
+    if (!below && !above) {
+        *lo = *hi = papc_profile_find(p, collective, name);
+        return;
+    }
+    *lo = below ? below : above;
+    *hi = above ? above : below;
 }
 
 /* 64-bit FNV-1a. */
@@ -622,6 +671,7 @@ uint64_t papc_profile_hash(const papc_profile *p) {
         const papc_profile_alg *a = &p->algs[i];
         h = fnv_string(h, a->collective, sizeof a->collective);
         h = fnv_string(h, a->name, sizeof a->name);
+        h = fnv_int(h, a->p);
         h = fnv_double(h, a->ab.alpha);
         h = fnv_double(h, a->ab.beta);
     }

@@ -18,9 +18,11 @@
  * to another algorithm when a half would be empty (count 1) or P is tiny;
  * here empty halves are simply never sent, and P = 2 works as the pairing
  * says (vrank 1 is unpaired and gets the second half from the root). */
+#include <math.h>
 #include <stdlib.h>
 #include "../coll.h"
 #include "../tree_engine.h"
+#include "model_bgs.h"
 
 #define TREE_SUB 0 /* tag of the tree phase */
 #define SWAP_SUB 1 /* tag of the exchange phase */
@@ -174,4 +176,58 @@ int papc_bcast_split_binary(const papc_call *c) {
     papc_bytes_free(&b);
     papc_tree_place_free(&p);
     return rc;
+}
+
+/* Vranks without a partner, as papc_split_binary_unpaired finds them
+ * (the last level's left-half nodes whose mirror does not exist). */
+static int unpaired_nodes(int P) {
+    int n = 0;
+    for (int v = 1; v < P; v++) {
+        int h, partner;
+        papc_split_binary_pair(v, P, &h, &partner);
+        n += partner < 0;
+    }
+    return n;
+}
+
+/* Model (issue 12), halves h0 = ceil(m/2), h1 = floor(m/2), each cut in
+ * n_s = ceil(h0/m_s) segments (root_feed_subtrees, papc_tree_seg_bytes):
+ *   tree phase  T_t = papc_bgs_pipeline of h0 down the leftmost path of the
+ *               binary tree (the left subtree is the deeper): the root
+ *               sends segment i of both halves at once and waits
+ *               (root_feed_subtrees: γ(3), γ(2) at P = 2), inner nodes run
+ *               the engine (run -> papc_tree_bcast_bytes);
+ *   exchange    partners swap halves with both sides posted at once
+ *               (swap_halves -> exchange -> papc_sendrecv): α + h0 β;
+ *   unpaired    the root, after its n_s steps (γ(k_0+1)(n_s α + h0 β)),
+ *               sends the u = unpaired_nodes(P) nodes their missing half at
+ *               once (root_serve_unpaired): γ(u+1)(α + h1 β).
+ *   T = max(T_t + α + h0 β  [P >= 3: pairs exist],
+ *           γ(k_0+1)(n_s α + h0 β) + γ(u+1)(α + h1 β)  [u > 0])
+ * (papc_bgs_max).  Eq. 9 has 2(floor(log2 P) + n_s/2 - 1)(α + m/n_s β) +
+ * α + m/2 β for Open MPI's blocking sends; this code's tree phase is
+ * non-blocking.  m = 0 and P = 1 cost nothing.  Chunks of 2^30 bytes in
+ * the exchange are not modelled. */
+papc_terms papc_bcast_split_binary_model(const papc_model_in *in) {
+    if (in->P <= 1 || in->m <= 0) return papc_terms_zero();
+    double h1 = floor(in->m / 2), h0 = in->m - h1;
+    papc_bgs_run path[32];
+    int D = papc_bgs_binary_path(in->P, path);
+    if (h1 <= 0) path[0].fanout = 1; /* the right subtree gets nothing */
+    papc_terms tree = papc_bgs_pipeline(in, path, D, h0, in->segsize);
+    double n = ceil(h0 / papc_bgs_bcast_seg(in->segsize, h0));
+    papc_terms root_done = papc_terms_scale((papc_terms){n, h0, 0, 0},
+                                            papc_bgs_g(in, path[0].fanout + 1));
+    int u = unpaired_nodes(in->P), have = 0;
+    papc_terms t = tree;
+    if (in->P >= 3) {
+        t = papc_terms_add(tree, papc_msg(h0));
+        have = 1;
+    }
+    if (u > 0) {
+        papc_terms b = root_done;
+        if (h1 > 0) b = papc_terms_add(b, papc_bgs_fan(in, u, u * h1));
+        t = have ? papc_bgs_max(t, b) : papc_bgs_max(tree, b);
+    }
+    return t;
 }

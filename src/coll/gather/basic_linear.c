@@ -2,6 +2,7 @@
  * with blocking receives (Open MPI coll/base basic_linear;
  * model-based-selection.md §III-B1).  Cost: (P-1)(α + mβ). */
 #include "../coll.h"
+#include "../bcast/model_bgs.h"
 
 int papc_gather_basic_linear(const papc_call *c) {
     if (c->rank != c->root)
@@ -20,4 +21,16 @@ int papc_gather_basic_linear(const papc_call *c) {
         if (rc != MPI_SUCCESS) return rc;
     }
     return MPI_SUCCESS;
+}
+
+/* Model (issue 12), block m bytes, root 0:
+ *   T = (P-1)(α + mβ) + mδ
+ * The root copies its own block (i == root, first with root 0), then takes
+ * the P - 1 blocks with blocking receives, one after the other (the loop of
+ * papc_gather_basic_linear); eq. 12.  m = 0 costs nothing (call.c,
+ * gather_like, returns before any algorithm); P = 1 is the copy alone. */
+papc_terms papc_gather_basic_linear_model(const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    papc_terms t = papc_terms_scale(papc_msg(in->m), in->P - 1);
+    return papc_terms_add(t, papc_bgs_copy(in->m));
 }

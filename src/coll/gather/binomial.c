@@ -26,6 +26,7 @@
  *     its own block while they are in flight (Open MPI copies first, then
  *     receives one child after the other). */
 #include "../coll.h"
+#include "../bcast/model_bgs.h"
 #include "../block_run.h"
 #include "topo/topo.h"
 
@@ -126,4 +127,25 @@ int papc_gather_binomial(const papc_call *c) {
         return papc_send(c, c->sendbuf, c->sendcount, c->sendtype,
                          papc_real_rank(parent, c->root, c->size), 0);
     return gather_at_inner(c, vrank, parent, children, nchild);
+}
+
+/* Model (issue 12), block m bytes, root 0 (papc_bgs_gather_tree):
+ *   T = Σ over the root's children grouped by subtree span s (c of a span;
+ *       smallest first) of γ(c+1)(α + s m β), + mδ
+ *     = ceil(log2 P) α + (P-1) m β + mδ  with γ ≡ 1 when no two of the
+ *       root's subtrees have the same span (eq. 15; P = 3, 5, 6, 9, 10,
+ *       12, ... have two, which come as one fan-in).
+ * gather_at_root posts the receives of all its children's subtrees at
+ * once, copies its own block, then waits; a subtree of span s (vranks [v,
+ * v+s), papc_inorder_span) is ready after its own children's (gather_at_
+ * inner -> gather_subtree: receives posted together, own block copied
+ * meanwhile -- overlapped, not counted), so the spans 1, 2, 4, ... come
+ * one after the other and equal ones together.  Leaves and relays send
+ * with blocking sends (papc_send, papc_run_send).  With root != 0 the
+ * subtree that wraps past rank P-1 comes in two messages: one α more (not
+ * modelled).  m = 0 costs nothing (call.c); P = 1 is the copy. */
+papc_terms papc_gather_binomial_model(const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    papc_bgs_gather_costs k = {0, 0, 0, 0};
+    return papc_bgs_gather_tree(in, &k);
 }

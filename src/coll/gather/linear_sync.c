@@ -45,6 +45,7 @@
  * this root loop in a predicted order, BSLS cuts its blocks the same way. */
 #include <stdlib.h>
 #include "../coll.h"
+#include "../bcast/model_bgs.h"
 #include "linear_sync.h"
 
 enum { SUB_GO = 0, SUB_FIRST = 1, SUB_SECOND = 2 };
@@ -185,4 +186,40 @@ int papc_linear_sync_root(const papc_call *c, const int *order) {
 int papc_gather_linear_sync(const papc_call *c) {
     if (c->rank != c->root) return papc_linear_sync_send(c);
     return papc_linear_sync_root(c, NULL);
+}
+
+/* Model (issue 12), block m bytes, root 0, first part f =
+ * PAPC_GATHER_FIRST_SEGMENT (default 1024; the run rounds it down to
+ * recvtype elements, split_offset, lines 58-63: the model takes bytes),
+ * second part m2 = m - f, eager limit e (in->eager):
+ *   one part (f = 0 or f >= m):
+ *     T = (P-1)(2α + (8 + m)β) + mδ
+ *   m2 <= e (eq. 14's case: a rank's second part flies during the next
+ *   rank's turn, which lasts as long as the longer of the two):
+ *     T = (2α + (8 + f)β) + (P-2)(2α + max(8 + f, m2)β) + (α + m2 β) + mδ
+ *   m2 > e (eq. 13's case, rendezvous: every part in turn):
+ *     T = (P-1)(3α + (8 + m)β) + mδ
+ * A turn (take_block, lines 138-153, one rank after the other in
+ * papc_linear_sync_root's loop, line 170): the root posts the first part's
+ * receive, sends the 8-byte go-ahead (blocking, α + 8β; eq. 13-14 leave it
+ * out), posts the second part's and waits for the first, which the sender
+ * sends on receiving the go-ahead (papc_linear_sync_send, lines 111-123,
+ * then the second part right after).  The last rank's second part is
+ * still on its way when the loop ends; the root copies its own block
+ * (line 174) and waits for it (line 179).  m = 0 costs nothing (call.c);
+ * P = 1 is the copy. */
+papc_terms papc_gather_linear_sync_model(const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    papc_terms t = papc_bgs_copy(in->m);
+    if (in->P <= 1) return t;
+    double f = papc_bgs_first_segment(), m2 = in->m - f;
+    papc_terms go = papc_msg(8);
+    if (f <= 0 || f >= in->m)
+        return papc_terms_axpy(t, in->P - 1,
+                               papc_terms_add(go, papc_msg(in->m)));
+    papc_terms first = papc_terms_add(go, papc_msg(f)), second = papc_msg(m2);
+    if (m2 > in->eager)
+        return papc_terms_axpy(t, in->P - 1, papc_terms_add(first, second));
+    t = papc_terms_add(t, papc_terms_add(first, second));
+    return papc_terms_axpy(t, in->P - 2, papc_bgs_max(first, second));
 }

@@ -68,6 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../coll.h"
+#include "../bcast/model_bgs.h"
 #include "arrival/arrival.h"
 #include "topo/sorted_tree.h"
 
@@ -294,4 +295,41 @@ int papc_gather_sorted_binomial(const papc_call *c) { return run(c, 0); }
 
 int papc_gather_background_sorted_binomial(const papc_call *c) {
     return run(c, 1);
+}
+
+/* ---- cost models (issue 12), balanced arrivals ---- */
+
+/* SBN: the agreed order first (PAPC_ORDER_AGREED, line 281: every rank
+ * waits for the root's decision, papc_bgs_decision), then the binomial
+ * gather's pattern over nranks (papc_gather_binomial_model: the tree is the
+ * in-order binomial tree whatever the order; sbn_root posts every receive
+ * at once, line 160, and copies its own block, line 171; sbn_relay posts
+ * its children's, packs its own block meanwhile, line 188, and sends its
+ * subtree with a blocking send, line 192):
+ *   T = γ(P)(α + 8(2P+1)β) + Σ_waves γ(c+1)(α + s m β) + mδ.
+ * Building the tree on every rank (O(P log P), gtree_build) is not
+ * modelled.  m = 0 costs nothing (call.c); P = 1 is the copy (line 286). */
+papc_terms papc_gather_sorted_binomial_model(const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    return papc_terms_add(papc_bgs_decision(in),
+                          papc_gather_binomial_model(in));
+}
+
+/* BSBN, with the background channel: the agreed order, then the same tree
+ * whose messages go to the parent's monitor with a 64-byte header
+ * (papc_bg_send: the sender packs its message, δ per byte), the parent's
+ * call taking them as they came:
+ *   T = γ(P)(α + 8(2P+1)β) + papc_bgs_gather_tree with header 64, the
+ *       sender's pack (lines 260, 270), the receiver's copy out of the
+ *       mailbox (memcpy, line 256; papc_bg_unpack at the root, line 236)
+ *       and a relay's own block packed before it takes its children's
+ *       (pack_own, line 249); the root's own copy first (line 227).
+ * Every hop of the deepest chain adds its pack and copies: P = 4, γ ≡ 1,
+ * gives 2α + (128 + 3m)β + 6mδ after the decision (the test has more).
+ * P = 1 is the copy. */
+papc_terms papc_gather_background_sorted_binomial_model(
+    const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    papc_bgs_gather_costs k = {64, 1, 1, 1};
+    return papc_terms_add(papc_bgs_decision(in), papc_bgs_gather_tree(in, &k));
 }

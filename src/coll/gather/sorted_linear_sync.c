@@ -73,6 +73,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../coll.h"
+#include "../bcast/model_bgs.h"
 #include "arrival/arrival.h"
 #include "linear_sync.h"
 
@@ -398,4 +399,53 @@ int papc_gather_background_sorted_linear_sync(const papc_call *c) {
     else
         rc = is_root ? bsls_root(c, &a) : bsls_send(c, &a);
     return papc_arrival_end(c, &a, rc);
+}
+
+/* ---- cost models (issue 12), balanced arrivals ---- */
+
+/* SLS: papc_gather_linear_sync_model.  Balanced arrivals leave the order
+ * nothing to win; the root forms it alone (PAPC_ORDER_LOCAL, no message,
+ * line 85) and the senders' 32-byte arrival notices (papc_arrival_begin)
+ * go out while the first go-ahead is on its way. */
+papc_terms papc_gather_sorted_linear_sync_model(const papc_model_in *in) {
+    return papc_gather_linear_sync_model(in);
+}
+
+/* BSLS, with the background channel (64-byte header on every message,
+ * channel.c; the sender packs its part into the message, δ per byte, and
+ * the root's call unpacks it, δ per byte), first part f as in SLS (not
+ * rounded, bsls_on_hello), m2 = m - f:
+ *   T = (α + 64β)                 the first HELLO opens the job (bsls_send
+ *                                 and bsls_root, lines 290 and 366)
+ *     + turns + mδ + m_l δ
+ *   one part:   (P-1) A,  A = (α + 64β) + mδ + (α + (64 + m)β)
+ *   two parts:  A + (P-2) max(A, B) + B,
+ *               A = (α + 64β) + fδ + (α + (64 + f)β),
+ *               B = m2 δ + (α + (64 + m2)β)
+ * A turn: the job sends the GO (bsls_advance, line 195: header only) when
+ * the previous rank's first part has come and the one before is complete,
+ * so a rank's second part B runs during the next rank's turn A, which
+ * cannot end before it (term by term, papc_bgs_max); the sender packs and
+ * sends its first part on the GO (bsls_send, line 285), then its second.
+ * The monitor takes every part as it comes, so the eager limit plays no
+ * part.  The root's call copies its own block (mδ, line 368) and unpacks
+ * each part as it comes (line 374), the last one, m_l = m2 (m for one
+ * part), after everything arrived.  P = 1 runs SLS: the copy. */
+papc_terms papc_gather_background_sorted_linear_sync_model(
+    const papc_model_in *in) {
+    if (in->P <= 1 || in->m <= 0) return papc_gather_linear_sync_model(in);
+    double f = papc_bgs_first_segment(), m2 = in->m - f;
+    papc_terms hdr = papc_msg(64), t;
+    if (f <= 0 || f >= in->m) {
+        papc_terms a = papc_terms_add(hdr, papc_bgs_copy(in->m));
+        a = papc_terms_add(a, papc_msg(64 + in->m));
+        t = papc_terms_axpy(hdr, in->P - 1, a);
+        return papc_terms_add(t, papc_bgs_copy(2 * in->m));
+    }
+    papc_terms a = papc_terms_add(hdr, papc_bgs_copy(f));
+    a = papc_terms_add(a, papc_msg(64 + f));
+    papc_terms b = papc_terms_add(papc_bgs_copy(m2), papc_msg(64 + m2));
+    t = papc_terms_add(hdr, papc_terms_add(a, b));
+    t = papc_terms_axpy(t, in->P - 2, papc_bgs_max(a, b));
+    return papc_terms_add(t, papc_bgs_copy(in->m + m2));
 }

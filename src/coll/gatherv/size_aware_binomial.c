@@ -26,10 +26,81 @@
  * (O(p)) and posts all receives at once, before any data arrive.
  * Departures from the paper: see ../irregular_tree.c (root-local tree,
  * MPI_PACKED relays, threshold). */
+#include <stdlib.h>
 #include "../coll.h"
 #include "../irregular_tree.h"
+#include "../bcast/model_bgs.h"
+#include "../gatherv/itree_model.h"
 
 int papc_gatherv_size_aware_binomial(const papc_call *c) {
     if (c->rank == c->root) return papc_itree_root_run(c, PAPC_ITREE_GATHER);
     return papc_itree_nonroot(c, PAPC_ITREE_GATHER);
+}
+
+/* Model (issue 12), m bytes in all, equal blocks b = m/P, root 0, the
+ * tree and its construction as gatherv/itree_model.h simulates them:
+ *   a tree message of M bytes leaves once its sender knows its parent and
+ *   all its children's messages are in (relay_start, relay_forward), one
+ *   above the eager limit not before its parent has posted the receive
+ *   (when it learnt its own parent), and lands α + Mβ later;
+ *   a process posts all its receives at once (relay_start; the root in
+ *   papc_itree_root_run, lone blocks included), so it has them at
+ *       in = max(the last landing, γ(c+1)(α + M̄β)),
+ *   a fan-in of all c of them being no faster (Formula 3);
+ *   T = max(in_root + bδ (its own block, copied meanwhile),
+ *           the end of every process's construction part).
+ * Equal blocks below T, P = 2^d and b >= 24 give (d+1)α + (24 + (P-1)b)β
+ * + bδ (the data outrun the construction from level 1 on); blocks above T
+ * max(γ(P)(α + bβ) + bδ, (d-1)(α + 24β)) (every block alone, while the
+ * construction goes on); m = 0 the construction alone (its messages are
+ * still sent; data messages of no bytes never are).  P = 1 is the copy. */
+papc_terms papc_gatherv_size_aware_binomial_model(const papc_model_in *in) {
+    double m = in->m > 0 ? in->m : 0;
+    if (in->P <= 1) return papc_bgs_copy(m);
+    papc_bgs_itree t;
+    papc_terms *last = NULL;
+    int *kids = NULL;
+    double *kid_bytes = NULL;
+    if (papc_bgs_itree_build(in, &t) != 0 ||
+        !(last = calloc((size_t)in->P, sizeof *last)) ||
+        !(kids = calloc((size_t)in->P, sizeof *kids)) ||
+        !(kid_bytes = calloc((size_t)in->P, sizeof *kid_bytes))) {
+        if (t.node) papc_bgs_itree_free(&t);
+        free(last);
+        free(kids);
+        return papc_terms_add(papc_bgs_fan(in, in->P - 1, m - m / in->P),
+                              papc_bgs_copy(m / in->P));
+    }
+    double b = t.b;
+    for (int i = 1; i < t.P; i++) /* lone blocks leave at once */
+        if (t.node[i].lone) {
+            last[0] = papc_msg(b);
+            kids[0]++;
+            kid_bytes[0] += b;
+        }
+    for (int k = 0; k < t.rounds; k++)
+        for (int i = 1; i < t.P; i++) {
+            const papc_bgs_inode *v = &t.node[i];
+            if (v->round != k || v->blocks <= 0) continue;
+            int p = v->parent;
+            double M = v->blocks * b;
+            papc_terms in_i = papc_bgs_max(last[i],
+                                           papc_bgs_fan(in, kids[i],
+                                                        kid_bytes[i]));
+            papc_terms go = papc_bgs_max(v->learn, in_i);
+            if (p != 0 && M > in->eager)
+                go = papc_bgs_max(go, t.node[p].learn);
+            last[p] = papc_bgs_max(last[p], papc_terms_add(go, papc_msg(M)));
+            kids[p]++;
+            kid_bytes[p] += M;
+        }
+    papc_terms root = papc_bgs_max(last[0],
+                                   papc_bgs_fan(in, kids[0], kid_bytes[0]));
+    root = papc_terms_add(root, papc_bgs_copy(b));
+    papc_terms T = papc_bgs_max(root, papc_bgs_itree_busy(&t));
+    free(last);
+    free(kids);
+    free(kid_bytes);
+    papc_bgs_itree_free(&t);
+    return T;
 }

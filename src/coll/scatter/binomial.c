@@ -22,6 +22,7 @@
  * (2) A node copies its own block after serving its children (Open MPI
  *     copies first): the copy is off the critical path. */
 #include "../coll.h"
+#include "../bcast/model_bgs.h"
 #include "../block_run.h"
 #include "topo/topo.h"
 
@@ -108,4 +109,22 @@ int papc_scatter_binomial(const papc_call *c) {
         return papc_recv(c, c->recvbuf, c->recvcount, c->recvtype,
                          papc_real_rank(parent, c->root, c->size), 0);
     return scatter_at_inner(c, vrank, parent, children, nchild);
+}
+
+/* Model (issue 12), block m bytes, root 0:
+ *   T = ceil(log2 P) α + (P-1) m β + mδ
+ * Every holder sends its children their runs with blocking sends, largest
+ * offset first, then copies its own block (scatter_at_root; an inner node
+ * first receives its run, receive_subtree, then scatter_at_inner); leaves
+ * receive straight into recvbuf.  A holder of a span n finishes at E(n) =
+ * max(all its sends + mδ, its sends up to child i + E(span_i)); with
+ * E(s) = ceil(log2 s) α + (s-1) m β + mδ for s >= 2, E(1) = 0, the i-th
+ * child (offset 2^(L-i), span <= 2^(L-i), the later ones spanning
+ * 2^(L-i) - 1 in all) never ends later in any term, so E(P) is the root's
+ * own line.  With root != 0 the wrapping subtree costs one α more (not
+ * modelled).  m = 0 costs nothing (call.c); P = 1 is the copy. */
+papc_terms papc_scatter_binomial_model(const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    papc_terms t = {papc_model_ceil_log2(in->P), (in->P - 1) * in->m, 0, 0};
+    return papc_terms_add(t, papc_bgs_copy(in->m));
 }

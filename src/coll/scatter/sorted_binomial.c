@@ -71,6 +71,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../coll.h"
+#include "../bcast/model_bgs.h"
 #include "arrival/arrival.h"
 #include "topo/sorted_tree.h"
 
@@ -400,4 +401,90 @@ int papc_scatter_background_sorted_binomial(const papc_call *c) {
                                 c->root, &a);
     if (rc != MPI_SUCCESS) return rc;
     return papc_arrival_end(c, &a, bsbn_body(c, &a));
+}
+
+/* ---- cost models (issue 12), balanced arrivals ----
+ * The tree is the in-order binomial tree over nranks whatever the order:
+ * a holder spanning n nodes has k = ceil(log2 n) children spanning 1, 2,
+ * ..., 2^(L-2) and n - 2^(L-1) (papc_stree_children), and every message
+ * to a child of span s carries the map, P ints (hb = 4P bytes), and s
+ * blocks.  The root orders alone (PAPC_ORDER_LOCAL: no message; the
+ * arrival notices overlap).  The deepest path follows the largest child
+ * (papc_bgs_big_child). */
+
+/* SBN: the root posts all its children's messages at once and copies its
+ * own block (sbn_root, lines 206-226), a relay receives its message
+ * (MPI_Mprobe/Mrecv, line 253), unpacks the map (parse_message, line 256:
+ * 4P bytes), posts its children's at once, unpacks its own block
+ * meanwhile (overlapped) and waits (sbn_nonroot, lines 238-275); a leaf
+ * unpacks the map and its block (line 269):
+ *   T = F(P) + Σ_{relay spans s on the path} [4Pδ + F(s)] + (4P + m)δ,
+ *   F(n) = γ(k+1)(α + (4P + (n-1)m/k)β),  k = ceil(log2 n)
+ * (a fan-out of k messages of 4P + s m bytes, papc_bgs_fan's mean size).
+ * m = 0 costs nothing (call.c); P = 1 is the copy (line 287). */
+static papc_terms sbn_fanout(const papc_model_in *in, int n, double extra) {
+    int k = papc_model_ceil_log2(n);
+    return papc_bgs_fan(in, k, k * (extra + 4.0 * in->P) + (n - 1) * in->m);
+}
+
+papc_terms papc_scatter_sorted_binomial_model(const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    if (in->P <= 1) return papc_bgs_copy(in->m);
+    double map = 4.0 * in->P;
+    papc_terms t = sbn_fanout(in, in->P, 0);
+    for (int s = papc_bgs_big_child(in->P); s >= 2; s = papc_bgs_big_child(s))
+        t = papc_terms_add(papc_terms_add(t, papc_bgs_copy(map)),
+                           sbn_fanout(in, s, 0));
+    return papc_terms_add(t, papc_bgs_copy(map + in->m));
+}
+
+/* BSBN, from a receiving monitor on: the handler (bsbn_forward, lines
+ * 312-345) unpacks the map (4P), keeps a copy of it (4P) and, per child,
+ * saves, overwrites and restores the 4P bytes before the child's slice
+ * (12P) and copies the message (4P + s m) into a non-blocking send
+ * (papc_bg_ctx_send, line 336); the k sends fly as one fan-out with a
+ * 64-byte header each.  A leaf's call takes its message, unpacks the map
+ * and its block (bsbn_nonroot, lines 373-387). */
+static papc_terms bsbn_below(const papc_model_in *in, int n) {
+    double map = 4.0 * in->P;
+    if (n <= 1) return papc_bgs_copy(map + in->m);
+    int k = papc_model_ceil_log2(n);
+    papc_terms t = papc_bgs_copy(2 * map + k * 4 * map + (n - 1) * in->m);
+    t = papc_terms_add(t, sbn_fanout(in, n, 64));
+    return papc_terms_add(t, bsbn_below(in, papc_bgs_big_child(n)));
+}
+
+/* BSBN, with the background channel: the root sends its children's
+ * messages one after the other, largest subtree first, each packed (δ per
+ * byte) into a blocking background send (bsbn_root, lines 351-371), then
+ * copies its own block; child i (span s_i) has its message at
+ *   t_i = Σ_{j<=i} [(4P + s_j m)δ + α + (64 + 4P + s_j m)β]
+ * and its subtree finishes bsbn_below(s_i) later:
+ *   T = max over the root's children of t_i + bsbn_below(s_i)
+ * (papc_bgs_max; the root's own copy ends before its last child's leaf).
+ * P = 1 is the copy (line 393). */
+papc_terms papc_scatter_background_sorted_binomial_model(
+    const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    if (in->P <= 1) return papc_bgs_copy(in->m);
+    int L = papc_model_ceil_log2(in->P), last = in->P - (1 << (L - 1));
+    int span[PAPC_STREE_MAX_CHILDREN], k = 0;
+    /* Spans 2^(L-2), ..., 1 and last, largest first. */
+    for (int j = L - 2; j >= -1; j--) {
+        int s = j >= 0 ? 1 << j : 0;
+        if (last >= s && last > 0) {
+            span[k++] = last;
+            last = 0;
+        }
+        if (s > 0) span[k++] = s;
+    }
+    double map = 4.0 * in->P;
+    papc_terms sent = papc_terms_zero(), t = papc_terms_zero();
+    for (int i = 0; i < k; i++) {
+        double bytes = map + span[i] * in->m;
+        sent = papc_terms_add(sent, papc_bgs_copy(bytes));
+        sent = papc_terms_add(sent, papc_msg(64 + bytes));
+        t = papc_bgs_max(t, papc_terms_add(sent, bsbn_below(in, span[i])));
+    }
+    return t;
 }

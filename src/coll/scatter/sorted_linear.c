@@ -47,6 +47,7 @@
  *     that does not fit is MPI_ERR_TRUNCATE as for a receive. */
 #include <stdlib.h>
 #include "../coll.h"
+#include "../bcast/model_bgs.h"
 #include "arrival/arrival.h"
 
 /* Outstanding sends of SLIN's root. */
@@ -182,4 +183,43 @@ int papc_scatter_background_sorted_linear(const papc_call *c) {
     else
         rc = is_root ? bsln_root(c, &a) : bsln_receive(c, &a);
     return papc_arrival_end(c, &a, rc);
+}
+
+/* ---- cost models (issue 12), balanced arrivals ---- */
+
+/* SLIN: the root's order is local (PAPC_ORDER_LOCAL, line 132: no message;
+ * the receivers' 32-byte arrival notices go out while the first blocks
+ * do).  With w = min(PAPC_SLIN_WINDOW (64), P-1) sends outstanding
+ * (send_windowed, lines 95-116: w posted, its own block copied, each
+ * completed send replaced by the next), the P - 1 blocks go as
+ * q = floor((P-1)/w) fan-outs of w and one of r = (P-1) mod w:
+ *   T = q γ(w+1)(α + mβ) + γ(r+1)(α + mβ) + mδ      (r = 0: no second)
+ * and with PAPC_SLIN_WINDOW=0 the paper's blocking sends (send_blocking,
+ * lines 72-80): T = (P-1)(α + mβ) + mδ.  m = 0 costs nothing (call.c);
+ * P = 1 is the copy. */
+papc_terms papc_scatter_sorted_linear_model(const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    int n = in->P - 1, w = slin_window();
+    if (w > n) w = n;
+    papc_terms t = papc_bgs_copy(in->m);
+    if (w <= 0) return papc_terms_axpy(t, n, papc_msg(in->m));
+    t = papc_terms_axpy(t, n / w, papc_bgs_fan(in, w, w * in->m));
+    return papc_terms_add(t, papc_bgs_fan(in, n % w, (n % w) * in->m));
+}
+
+/* BSLN, with the background channel: the root packs every block into a
+ * message of its own (papc_bg_isend, line 153: δ per byte, one after the
+ * other) and posts it at once, the P - 1 messages (64-byte header each)
+ * fly as one fan-out, and the receiver's call unpacks its block from its
+ * mailbox (bsln_receive, line 170; the root copies its own meanwhile,
+ * line 157):
+ *   T = (P-1) mδ + γ(P)(α + (64 + m)β) + mδ
+ * (the last block is packed after all the others, then the fan-out).
+ * P = 1 is the copy. */
+papc_terms papc_scatter_background_sorted_linear_model(
+    const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    int n = in->P - 1;
+    papc_terms t = papc_bgs_fan(in, n, n * (64 + in->m));
+    return papc_terms_add(t, papc_bgs_copy(in->P * in->m));
 }

@@ -1,6 +1,7 @@
 /* basic_linear.c — scatterv: the root sends each non-empty block in rank
  * order from its displacement (Open MPI and MPICH).  Cost: Σ_i (α + m_i β). */
 #include "../coll.h"
+#include "../bcast/model_bgs.h"
 
 int papc_scatterv_basic_linear(const papc_call *c) {
     if (c->rank != c->root) {
@@ -23,4 +24,16 @@ int papc_scatterv_basic_linear(const papc_call *c) {
         if (rc != MPI_SUCCESS) return rc;
     }
     return MPI_SUCCESS;
+}
+
+/* Model (issue 12), m bytes in all, equal blocks b = m/P, root 0:
+ *   T = (P-1)(α + bβ) + bδ
+ * The root copies its own block (i == root, first with root 0) and sends
+ * the others with blocking sends in rank order; empty blocks travel
+ * nowhere, so m = 0 costs nothing.  P = 1 is the copy of b = m. */
+papc_terms papc_scatterv_basic_linear_model(const papc_model_in *in) {
+    if (in->m <= 0 || in->P < 1) return papc_terms_zero();
+    double b = in->m / in->P;
+    papc_terms t = papc_terms_scale(papc_msg(b), in->P - 1);
+    return papc_terms_add(t, papc_bgs_copy(b));
 }
