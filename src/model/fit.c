@@ -317,6 +317,7 @@ static int nonneg_fit(const fit_data *d, const double *w, int use,
     while (use) {
         if (weighted_fit(d, w, use, &ab) != 0) return -1;
         int k = most_negative(d, use, ab);
+
         if (k < 0) break;
         use &= ~(1 << k);
     }

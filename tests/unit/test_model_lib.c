@@ -945,6 +945,81 @@ done:
     free(out);
 }
 
+
+/* Contention columns: a pipelined design (segments vary the message count
+ * independently of the critical path) whose time has a volume and a
+ * per-message part recovers all four parameters; a design where volume is
+ * proportional to the critical path's bytes leaves nu_byte at 0 and still
+ * predicts exactly. */
+static void test_fit_contention(void **state) {
+    (void)state;
+    enum { N = 80 };
+    papc_terms x[N];
+    double t[N];
+    const double a = 3e-6, b = 2e-10, nm = 4e-6, nb = 5e-11;
+    int k = 0;
+    /* Two segment sizes: with one, msgs = alpha - beta/seg + volume/seg
+     * exactly and the four columns are not separable. */
+    for (int P = 4; P <= 16; P += 4)
+        for (int j = 0; j < 20; j++, k++) {
+            double m = 1024.0 * (1 << (j % 10)), seg = j < 10 ? 8192 : 32768;
+            double ns = m > seg ? m / seg : 1;
+            x[k] = papc_terms_zero();
+            x[k].alpha = P + ns - 2;
+            x[k].beta = (P + ns - 2) * (m / ns);
+            x[k] = papc_terms_traffic(x[k], (P - 1) * ns, (P - 1) * m);
+            t[k] = a * x[k].alpha + b * x[k].beta + nm * x[k].msgs +
+                   nb * x[k].volume;
+        }
+    papc_params ab;
+    double rel;
+    assert_int_equal(papc_fit_huber(N, x, t, 0, 0, &ab, NULL, &rel), 0);
+    assert_true(relerr(ab.alpha, a) < 1e-6 && relerr(ab.beta, b) < 1e-6);
+    assert_true(relerr(ab.nu_msg, nm) < 1e-6 && relerr(ab.nu_byte, nb) < 1e-6);
+    assert_true(rel < 1e-9);
+    for (int i = 0; i < N; i++) { /* volume = (P-1)/(P+ns-2) beta: spanned? */
+        x[i] = papc_terms_zero();
+        x[i].alpha = 1 + i % 4;
+        x[i].beta = 1000.0 * (i + 1);
+        x[i] = papc_terms_traffic(x[i], 0, 2000.0 * (i + 1));
+        t[i] = a * x[i].alpha + b * x[i].beta + nb * x[i].volume;
+    }
+    assert_int_equal(papc_fit_huber(N, x, t, 0, 0, &ab, NULL, &rel), 0);
+    assert_true(ab.nu_byte == 0 && ab.nu_msg == 0);
+    assert_true(relerr(ab.beta, b + 2 * nb) < 1e-6 && relerr(ab.alpha, a) < 1e-6);
+}
+
+/* Per-P entries: exact P, bracketing, outside the range, every-P only. */
+static void test_profile_bracket(void **state) {
+    (void)state;
+    static papc_profile p;
+    memset(&p, 0, sizeof p);
+    const int ps[] = {0, 4, 8, 16};
+    for (int i = 0; i < 4; i++) {
+        snprintf(p.algs[i].collective, sizeof p.algs[i].collective, "bcast");
+        snprintf(p.algs[i].name, sizeof p.algs[i].name, "chain");
+        p.algs[i].p = ps[i];
+    }
+    snprintf(p.algs[4].collective, sizeof p.algs[4].collective, "bcast");
+    snprintf(p.algs[4].name, sizeof p.algs[4].name, "binary");
+    p.nalgs = 5;
+    const papc_profile_alg *lo, *hi;
+    papc_profile_bracket(&p, "bcast", "chain", 8, &lo, &hi);
+    assert_true(lo == &p.algs[2] && hi == &p.algs[2]);
+    papc_profile_bracket(&p, "bcast", "chain", 12, &lo, &hi);
+    assert_true(lo == &p.algs[2] && hi == &p.algs[3]);
+    papc_profile_bracket(&p, "bcast", "chain", 2, &lo, &hi);
+    assert_true(lo == &p.algs[1] && hi == &p.algs[1]);
+    papc_profile_bracket(&p, "bcast", "chain", 64, &lo, &hi);
+    assert_true(lo == &p.algs[3] && hi == &p.algs[3]);
+    papc_profile_bracket(&p, "bcast", "binary", 12, &lo, &hi);
+    assert_true(lo == &p.algs[4] && hi == &p.algs[4]);
+    papc_profile_bracket(&p, "bcast", "split_binary", 12, &lo, &hi);
+    assert_true(lo == NULL && hi == NULL);
+    assert_true(papc_profile_find(&p, "bcast", "chain") == &p.algs[0]);
+    assert_true(papc_profile_find_p(&p, "bcast", "chain", 16) == &p.algs[3]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terms),
@@ -954,6 +1029,8 @@ int main(void) {
         cmocka_unit_test(test_fit_outliers),
         cmocka_unit_test(test_fit_negative),
         cmocka_unit_test(test_fit_degenerate),
+        cmocka_unit_test(test_fit_contention),
+        cmocka_unit_test(test_profile_bracket),
         cmocka_unit_test(test_profile_round_trip),
         cmocka_unit_test(test_profile_find),
         cmocka_unit_test(test_profile_hash),
