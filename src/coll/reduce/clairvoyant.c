@@ -416,13 +416,29 @@ papc_terms papc_clv_reduce_exec_model(const papc_model_in *in) {
     return t;
 }
 
+/* With balanced arrivals the schedule is a reduction tree per segment:
+ * each of the N segments is sent once by each of the P - 1 ranks other
+ * than the root and reduced once on arrival (no segment goes away and
+ * comes back to be replaced; tests/unit/test_models_red.c counts the
+ * generator's events). */
+papc_terms papc_clv_reduce_exec_traffic(const papc_model_in *in,
+                                        papc_terms t) {
+    double s, N = model_nseg(in, &s);
+    (void)s;
+    return papc_terms_traffic(t, N * (in->P - 1), 2.0 * (in->P - 1) * in->m);
+}
+
 /* Model (issue 12), balanced arrivals:
  *   T = γ(P)(α + 8(2P+1)β)                  (the agreed order, root decides)
  *     + (N + L - 1)(α + s (β + γ_op)) + 2 m δ    (papc_clv_reduce_exec)
- * N, s: see model_nseg (ignores m_s unless PAPC_SEGSIZE is set). */
+ * N, s: see model_nseg (ignores m_s unless PAPC_SEGSIZE is set).
+ * Traffic: the agreement's 2(P-1) messages, (P-1)(16P + 40) bytes, and
+ * N(P-1) segment messages, (P-1)m sent + (P-1)m reduced. */
 papc_terms papc_reduce_clairvoyant_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
-    return papc_terms_add(papc_model_agreement(in),
-                          papc_clv_reduce_exec_model(in));
+    t = papc_terms_add(papc_model_agreement(in),
+                       papc_clv_reduce_exec_model(in));
+    t = papc_model_agreement_traffic(t, in->P);
+    return papc_clv_reduce_exec_traffic(in, t);
 }
