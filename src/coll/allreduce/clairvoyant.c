@@ -67,7 +67,8 @@ static papc_terms bcast_model(const papc_model_in *in) {
  *                                   segmented by m_s)
  * Commutative ops only.
  * Traffic: the agreement's 2(P-1) messages, (P-1)(16P + 40) bytes; the
- * reduce's N(P-1) segments, (P-1)m sent + (P-1)m reduced; the broadcast:
+ * reduce's NP - 1 segments, (P-1)m + (N-1)s sent + (P-1)m reduced
+ * (papc_clv_reduce_exec_traffic); the broadcast:
  * every rank but r0 receives each of the n_s segments once, (P-1)n_s
  * messages, (P-1)m bytes. */
 papc_terms papc_allreduce_clairvoyant_model(const papc_model_in *in) {
