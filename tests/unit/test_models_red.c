@@ -17,6 +17,9 @@
  *    N + ceil(log2 P) - 1 against the schedule papc_clv_fast builds, SLT's
  *    segment count against papc_slt_segments, PRR's hops against
  *    papc_prr_schedule;
+ *  - the traffic (msgs, volume: the whole collective's messages and bytes
+ *    sent + reduced) by hand for every row, Clairvoyant's against the
+ *    events of papc_clv_fast;
  *  - a property over many (P, m, m_s, γ, commutativity): with α = 1e-6,
  *    β = 1e-9, γ_op = 5e-10, δ = 1e-10 every prediction is finite,
  *    non-negative and non-decreasing in m.
@@ -151,12 +154,14 @@ static void check_trivial(papc_collective coll) {
                     papc_terms t = run_model(a->model, P, 0, segs[s], comm,
                                              NULL);
                     expect_terms(a->info.name, P, 0, segs[s], t, 0, 0, 0, 0);
+                    assert_true(t.msgs == 0 && t.volume == 0);
                 }
         for (int s = 0; s < 2; s++) {
             papc_terms t = run_model(a->model, 1, 64, segs[s], 1, NULL);
             expect_terms(a->info.name, 1, 64, segs[s], t, 0, 0, 0, 64);
             t = run_model(a->model, 1, MIB, segs[s], 0, NULL);
             expect_terms(a->info.name, 1, MIB, segs[s], t, 0, 0, 0, MIB);
+            assert_true(t.msgs == 0 && t.volume == 0); /* P = 1 sends none */
         }
     }
 }
@@ -1135,6 +1140,181 @@ static void test_prr_hops(void **state) {
     }
 }
 
+/* ---- traffic: the whole collective's messages and bytes -------------
+ * msgs = point-to-point messages all ranks send; volume = bytes all ranks
+ * send + bytes all ranks reduce (MPI_Reduce_local input).  M = 1 MiB.
+ * The agreement (arrival-aware rows): P-1 notices of 32 B and P-1
+ * decisions of 8(2P+1) B: 2(P-1) messages, (P-1)(16P+40) bytes; P = 4:
+ * 6 messages, 3 * 104 = 312 bytes. */
+
+typedef struct traffic_case {
+    papc_model_fn fn;
+    const char *what;
+    int P;
+    double m, seg;
+    double msgs, volume;
+} traffic_case;
+
+static const traffic_case traffic_cases[] = {
+    /* reduce basic_linear: P-1 messages of m, each reduced at the root. */
+    {papc_reduce_basic_linear_model, "reduce basic_linear", 4, MIB, 0,
+     3, 6 * MIB},                              /* 3 sent M + 3 reduced M */
+    {papc_reduce_basic_linear_model, "reduce basic_linear", 5, 64, 8192,
+     4, 512},                                  /* 4*64 + 4*64 */
+    /* reduce binomial: (P-1) n_s segments to the parents, (P-1)m reduced. */
+    {papc_reduce_binomial_model, "reduce binomial", 8, MIB, 8192,
+     896, 14 * MIB},                 /* n_s = 128: 7*128; 7M + 7M */
+    {papc_reduce_binomial_model, "reduce binomial", 5, 64, 8192,
+     4, 512},                        /* n_s = 1: 4; 4*64*2 */
+    {papc_reduce_binomial_model, "reduce binomial", 3, MIB, 0,
+     2, 4 * MIB},                    /* unsegmented: 2; 2M + 2M */
+    /* reduce rabenseifner P = 8 (p' = 8, L = 3): halving 8*3 = 24 messages,
+     * 7M sent + 7M reduced; gather 4 of M/8, 2 of M/4, 1 of M/2 = 7
+     * messages, 3M/2: 31 messages, 15.5M. */
+    {papc_reduce_rabenseifner_model, "reduce rabenseifner", 8, MIB, 0,
+     31, 15.5 * MIB},
+    /* P = 6 (p' = 4, r = 2, L = 2): fold 2 of M (+2M reduced); halving
+     * 4*2 = 8 messages, 4*(M/2 + M/4) = 3M sent + 3M reduced; gather 2 of
+     * M/4 and 1 of M/2 (M): 13 messages, 4M + 6M + M = 11M. */
+    {papc_reduce_rabenseifner_model, "reduce rabenseifner", 6, MIB, 0,
+     13, 11 * MIB},
+    /* reduce ring P = 4: reduce-scatter 4*3 = 12 blocks of M/4 (3M sent,
+     * 3M reduced), 3 blocks to the root (3M/4): 15 messages, 6.75M. */
+    {papc_reduce_ring_model, "reduce ring", 4, MIB, 0, 15, 6.75 * MIB},
+    /* P = 3, m = 64: 6 + 2 = 8 messages; 2*64 + 2*64 + 2*64/3. */
+    {papc_reduce_ring_model, "reduce ring", 3, 64, 0, 8, 256 + 128.0 / 3},
+    /* reduce radix_k P = 8: one group of 8: scatter 8*7 = 56 pieces of
+     * M/8 (7M sent + 7M reduced), gather 7 of M/8: 63 messages, 14.875M. */
+    {papc_reduce_radix_k_model, "reduce radix_k", 8, MIB, 0, 63,
+     14.875 * MIB},
+    /* P = 4: one group of 4: scatter 4*3 = 12 of M/4 (3M + 3M), gather 3
+     * of M/4: 15 messages, 6.75M. */
+    {papc_reduce_radix_k_model, "reduce radix_k", 4, MIB, 8192, 15,
+     6.75 * MIB},
+    /* allreduce basic_linear P = 4: reduce 3 (3M + 3M) + bcast 3 (3M). */
+    {papc_allreduce_basic_linear_model, "allreduce basic_linear", 4, MIB, 0,
+     6, 9 * MIB},
+    /* recursive doubling P = 8: 8*3 = 24 swaps of M, each reduced: 48M. */
+    {papc_allreduce_recursive_doubling_model, "allreduce rd", 8, MIB, 0,
+     24, 48 * MIB},
+    /* P = 6 (p' = 4, r = 2): fold 2 (2M + 2M), butterfly 4*2 = 8 (8M +
+     * 8M), unfold 2 (2M): 12 messages, 22M. */
+    {papc_allreduce_recursive_doubling_model, "allreduce rd", 6, MIB, 0,
+     12, 22 * MIB},
+    /* rabenseifner P = 8: halving 24 (7M + 7M), allgather 24 (7M): 48, 21M. */
+    {papc_allreduce_rabenseifner_model, "allreduce rabenseifner", 8, MIB, 0,
+     48, 21 * MIB},
+    /* P = 6: fold 2 (4M), halving 8 (3M + 3M), allgather 8 (3M), unfold 2
+     * (2M): 20 messages, 15M. */
+    {papc_allreduce_rabenseifner_model, "allreduce rabenseifner", 6, MIB, 0,
+     20, 15 * MIB},
+    /* ring P = 4: 2*4*3 = 24 blocks of M/4: 6M sent + 3M reduced. */
+    {papc_allreduce_ring_model, "allreduce ring", 4, MIB, 0, 24, 9 * MIB},
+    /* P = 16, m = 64: 2*16*15 = 480; 2*15*64 + 15*64 = 2880. */
+    {papc_allreduce_ring_model, "allreduce ring", 16, 64, 0, 480, 2880},
+    /* segmented_ring P = 4, blocks of M/4 = 262144, n_p = 32 phases:
+     * (32 + 1)*4*3 = 396 messages, 9M. */
+    {papc_allreduce_segmented_ring_model, "allreduce segmented_ring", 4, MIB,
+     8192, 396, 9 * MIB},
+    /* SLT P = 4, m = 64: S = sqrt(5*64*3.8e-10/0.8e-6) = 0.39 < P, so S =
+     * P = 4: agreement 6 + 2*3*4 = 30 messages; 312 + 3*3*64 = 888. */
+    {papc_allreduce_sorted_linear_tree_model, "allreduce slt", 4, 64, 0,
+     30, 888},
+    /* PRR P = 4: agreement 6 + 2*4*3 = 30; 312 + 9M. */
+    {papc_allreduce_pre_reduced_ring_model, "allreduce prr", 4, MIB, 0,
+     30, 312 + 9 * MIB},
+};
+
+static void test_traffic_tables(void **state) {
+    (void)state;
+    for (size_t i = 0; i < COUNT(traffic_cases); i++) {
+        const traffic_case *k = &traffic_cases[i];
+        papc_terms t = run_model(k->fn, k->P, k->m, k->seg, 1, NULL);
+        if (!close_to(t.msgs, k->msgs) || !close_to(t.volume, k->volume)) {
+            print_error("%s P=%d m=%.0f m_s=%.0f: traffic (%.10g, %.10g) "
+                        "want (%.10g, %.10g)\n", k->what, k->P, k->m, k->seg,
+                        t.msgs, t.volume, k->msgs, k->volume);
+            fail();
+        }
+    }
+}
+
+/* Traffic under the knobs: radix 2 is Rabenseifner's pattern; Clairvoyant
+ * with N fixed. */
+static void test_traffic_knobs(void **state) {
+    (void)state;
+    papc_terms t;
+    /* PAPC_RADIX_K=2, P = 8: scatter 3 rounds of 8 messages, 2*8*(M/2 +
+     * M/4 + M/8) = 14M; gather 1 + 2 + 4 = 7 messages, 3 * M/2: as reduce
+     * rabenseifner, 31 messages, 15.5M. */
+    setenv("PAPC_RADIX_K", "2", 1);
+    t = run_model(papc_reduce_radix_k_model, 8, MIB, 0, 1, NULL);
+    assert_true(close_to(t.msgs, 31) && close_to(t.volume, 15.5 * MIB));
+    unsetenv("PAPC_RADIX_K");
+    /* PAPC_CLV_SEGMENTS=16, P = 4: agreement 6 messages, 312 B; 16*4 - 1 =
+     * 63 segments of M/16 (48 reduced: 3M + 3M, 15 back to the sink:
+     * 15M/16): 69 messages, 312 + 6M + 15M/16. */
+    setenv("PAPC_CLV_SEGMENTS", "16", 1);
+    t = run_model(papc_reduce_clairvoyant_model, 4, MIB, 8192, 1, NULL);
+    assert_true(close_to(t.msgs, 69) &&
+                close_to(t.volume, 312 + 6 * MIB + 15 * MIB / 16));
+    /* allreduce: + the binomial bcast, n_s = 128: 3*128 = 384 messages, 3M:
+     * 453 messages, 312 + 9M + 15M/16. */
+    t = run_model(papc_allreduce_clairvoyant_model, 4, MIB, 8192, 1, NULL);
+    assert_true(close_to(t.msgs, 453) &&
+                close_to(t.volume, 312 + 9 * MIB + 15 * MIB / 16));
+    clear_knobs(NULL);
+}
+
+/* Clairvoyant with balanced arrivals: N(P-1) segment messages reduced on
+ * arrival and N-1 more that leave the sink and come back to replace it,
+ * the NP - 1 messages and N(P-1) reductions the traffic charges: counted
+ * from papc_clv_fast's events, replaying each rank's holdings as the
+ * executor does (a receive of a segment sent away replaces it). */
+static void test_clv_traffic(void **state) {
+    (void)state;
+    static const int Ns[] = {1, 3, 7, 17};
+    double arrival[40] = {0};
+    unsigned char held[17];
+    for (int P = 2; P <= 40; P++)
+        for (size_t i = 0; i < COUNT(Ns); i++)
+            for (int root = 0; root < P; root += P - 1) {
+                int N = Ns[i];
+                papc_clv_schedule s;
+                assert_int_equal(papc_clv_fast(arrival, P, N, root, 1.0, &s),
+                                 0);
+                long sends = 0, reduces = 0;
+                for (int r = 0; r < P; r++) {
+                    memset(held, 1, sizeof held);
+                    for (size_t e = s.first[r]; e < s.first[r + 1]; e++) {
+                        const papc_clv_event *ev = &s.events[e];
+                        if (ev->kind == PAPC_CLV_SEND) {
+                            sends++;
+                            held[ev->segment] = 0;
+                        } else {
+                            reduces += held[ev->segment];
+                            held[ev->segment] = 1;
+                        }
+                    }
+                }
+                papc_clv_free(&s);
+                setenv("PAPC_CLV_SEGMENTS", N == 1 ? "1" : N == 3 ? "3"
+                                            : N == 7 ? "7" : "17", 1);
+                papc_terms t = run_model(papc_reduce_clairvoyant_model, P,
+                                         MIB, 0, 1, NULL);
+                unsetenv("PAPC_CLV_SEGMENTS");
+                /* the agreement's 2(P-1) messages are not events */
+                if (sends != (long)N * P - 1 ||
+                    reduces != (long)N * (P - 1) ||
+                    !close_to(t.msgs, sends + 2.0 * (P - 1))) {
+                    print_error("P=%d N=%d root=%d: %ld sends, %ld "
+                                "reductions, model %g messages\n", P, N,
+                                root, sends, reduces, t.msgs);
+                    fail();
+                }
+            }
+}
+
 /* ---- property: non-negative, non-decreasing in m ---------------------- */
 
 /* m from 0 up to 256 MiB: every byte to 64, then a geometric walk, plus
@@ -1162,9 +1342,22 @@ static void check_monotone(const papc_alg_desc *a, int P, double seg,
                            int comm, const papc_gamma *g, const double *m,
                            int n) {
     papc_params ab = {1e-6, 1e-9, 0, 0};
-    double prev = 0;
+    double prev = 0, prev_msgs = 0, prev_volume = 0;
     for (int i = 0; i < n; i++) {
         papc_terms t = run_model(a->model, P, m[i], seg, comm, g);
+        /* The traffic: finite, non-negative, non-decreasing in m. */
+        if (!isfinite(t.msgs) || !isfinite(t.volume) || t.msgs < 0 ||
+            t.volume < 0 || t.msgs < prev_msgs - 1e-9 * prev_msgs ||
+            t.volume < prev_volume - 1e-12 * prev_volume) {
+            print_error("%s/%s P=%d m_s=%.0f: traffic (%g, %g) at m=%.0f "
+                        "after (%g, %g)\n",
+                        papc_collective_name(a->info.collective),
+                        a->info.name, P, seg, t.msgs, t.volume, m[i],
+                        prev_msgs, prev_volume);
+            fail();
+        }
+        prev_msgs = t.msgs;
+        prev_volume = t.volume;
         double T = papc_model_time(t, ab, 5e-10, 1e-10);
         if (!isfinite(T) || T < 0 || t.alpha < 0 || t.beta < 0 ||
             t.gamma_op < 0 || t.copy < 0 ||
@@ -1217,6 +1410,9 @@ int main(void) {
         cmocka_unit_test_setup(test_clv_rounds, clear_knobs),
         cmocka_unit_test_setup(test_slt_segments, clear_knobs),
         cmocka_unit_test_setup(test_prr_hops, clear_knobs),
+        cmocka_unit_test_setup(test_traffic_tables, clear_knobs),
+        cmocka_unit_test_setup(test_traffic_knobs, clear_knobs),
+        cmocka_unit_test_setup(test_clv_traffic, clear_knobs),
         cmocka_unit_test_setup(test_property, clear_knobs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,10 +34,14 @@ int papc_allreduce_basic_linear(const papc_call *c) {
  * non-blocking sends of m at rank 0 and waits for them all (Formula 3).
  * No copy (rank 0 is not rank P-1 and reduces into recvbuf; with
  * MPI_IN_PLACE it would fold in a temporary and copy it out, δm, not
- * modelled).  Ignores m_s. */
+ * modelled).  Ignores m_s.
+ * Traffic: the reduce's P-1 messages, (P-1)m sent + (P-1)m reduced
+ * (carried by papc_reduce_basic_linear_model's terms), and the
+ * broadcast's P-1 messages of m: 2(P-1) messages, 3(P-1)m bytes. */
 papc_terms papc_allreduce_basic_linear_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
     t = papc_reduce_basic_linear_model(in);
-    return papc_terms_axpy(t, papc_model_g(in, in->P), papc_msg(in->m));
+    t = papc_terms_axpy(t, papc_model_g(in, in->P), papc_msg(in->m));
+    return papc_terms_traffic(t, in->P - 1, (in->P - 1) * in->m);
 }

@@ -65,11 +65,20 @@ static papc_terms bcast_model(const papc_model_in *in) {
  *                                   the Clairvoyant model, not by m_s)
  *     + γ(L+1)(n_s α + mβ) + Σ_path γ(k_v+1)(α + s_0 β)   (bcast_model,
  *                                   segmented by m_s)
- * Commutative ops only. */
+ * Commutative ops only.
+ * Traffic: the agreement's 2(P-1) messages, (P-1)(16P + 40) bytes; the
+ * reduce's NP - 1 segments, (P-1)m + (N-1)s sent + (P-1)m reduced
+ * (papc_clv_reduce_exec_traffic); the broadcast:
+ * every rank but r0 receives each of the n_s segments once, (P-1)n_s
+ * messages, (P-1)m bytes. */
 papc_terms papc_allreduce_clairvoyant_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
     t = papc_terms_add(papc_model_agreement(in),
                        papc_clv_reduce_exec_model(in));
-    return papc_terms_add(t, bcast_model(in));
+    t = papc_terms_add(t, bcast_model(in));
+    t = papc_model_agreement_traffic(t, in->P);
+    t = papc_clv_reduce_exec_traffic(in, t);
+    double ns = papc_model_segments(in->m, in->segsize);
+    return papc_terms_traffic(t, (in->P - 1) * ns, (in->P - 1) * in->m);
 }

@@ -217,14 +217,19 @@ int papc_allreduce_pre_reduced_ring(const papc_call *c) {
  *                                    each reduced and sent on)
  *     + (P-1)(α + m/P β)            (override loop: P-1 receives in place)
  * count < P: empty segments are skipped (the model keeps m/P).  Ignores
- * m_s.  Commutative ops only. */
+ * m_s.  Commutative ops only.
+ * Traffic: the agreement's 2(P-1) messages, (P-1)(16P + 40) bytes; each
+ * of the P segments passes P-1 reduce and P-1 override hops (the same for
+ * every k): 2P(P-1) messages, 2(P-1)m sent + (P-1)m reduced. */
 papc_terms papc_allreduce_pre_reduced_ring_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
-    double s = in->m / in->P;
+    double s = in->m / in->P, P = in->P;
     papc_terms reduce_hop = {1, s, s, 0, 0, 0};
     t = papc_model_agreement(in);
     t.copy = in->m;
     t = papc_terms_axpy(t, in->P - 1, reduce_hop);
-    return papc_terms_axpy(t, in->P - 1, papc_msg(s));
+    t = papc_terms_axpy(t, in->P - 1, papc_msg(s));
+    t = papc_model_agreement_traffic(t, in->P);
+    return papc_terms_traffic(t, 2 * P * (P - 1), 3 * (P - 1) * in->m);
 }

@@ -54,13 +54,20 @@ int papc_allreduce_rabenseifner(const papc_call *c) {
  *     + [P != p'](α + mβ)                                  (papc_fold_out)
  * The allgather swaps the reduced halves back with sendrecvs, m/p', ...,
  * m/2 bytes.  No copy (commutative: the accumulator never leaves
- * recvbuf).  Ignores m_s.  Commutative ops only. */
+ * recvbuf).  Ignores m_s.  Commutative ops only.
+ * Traffic, r = P - p', L = log2(p'): fold r messages of m (2rm with the
+ * reductions), halving p'L messages, (p'-1)m sent + (p'-1)m reduced,
+ * allgather p'L messages, (p'-1)m, unfold r messages of m:
+ * 2r + 2p'L messages, 3rm + 3(p'-1)m bytes. */
 papc_terms papc_allreduce_rabenseifner_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
     int pof2 = papc_pof2_floor(in->P);
+    double r = in->P - pof2, L = papc_model_floor_log2(pof2), m = in->m;
     t = papc_fold_model(in->P, in->m);
     t = papc_terms_add(t, papc_halving_model(pof2, in->m));
     t = papc_terms_add(t, papc_halving_back_model(pof2, in->m));
-    return papc_terms_add(t, papc_unfold_model(in->P, in->m));
+    t = papc_terms_add(t, papc_unfold_model(in->P, in->m));
+    return papc_terms_traffic(t, 2 * r + 2 * pof2 * L,
+                              3 * r * m + 3 * (pof2 - 1) * m);
 }

@@ -52,7 +52,10 @@ int papc_allreduce_recursive_doubling(const papc_call *c) {
  * and copies the result back from the temporary when the acc/tmp swaps
  * left it there: at most two copies on a rank, c = 1 at P = 2 (rank 1
  * copies once, rank 0 none), c = 2 for P >= 3 (e.g. rank 1 of P = 4, or
- * the fold survivor of P = 3).  Ignores m_s. */
+ * the fold survivor of P = 3).  Ignores m_s.
+ * Traffic, r = P - p', L = log2(p'): the fold's r messages of m (rm sent
+ * + rm reduced), the butterfly's p'L of m (each reduced: 2p'Lm), the
+ * unfold's r of m: 2r + p'L messages, 3rm + 2p'Lm bytes. */
 papc_terms papc_allreduce_recursive_doubling_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
@@ -63,5 +66,7 @@ papc_terms papc_allreduce_recursive_doubling_model(const papc_model_in *in) {
     t = papc_terms_axpy(t, papc_model_floor_log2(pof2), step);
     t = papc_terms_add(t, papc_unfold_model(in->P, in->m));
     if (!in->commutative) t.copy = (in->P == 2 ? 1 : 2) * in->m;
-    return t;
+    double r = in->P - pof2, L = papc_model_floor_log2(pof2);
+    return papc_terms_traffic(t, 2 * r + pof2 * L,
+                              3 * r * in->m + 2 * pof2 * L * in->m);
 }

@@ -88,13 +88,16 @@ static papc_terms allgather_model(int P, double block) {
  * and sends it on (non-blocking, but the right neighbour waits for it).
  * No copy: pieces land in recvbuf and are reduced there with the send
  * buffer.  count < P: empty blocks (the model keeps m/P).  Ignores m_s.
- * Commutative ops only. */
+ * Commutative ops only.
+ * Traffic: each rank sends P-1 blocks per phase, two phases: 2P(P-1)
+ * messages, 2(P-1)m sent + (P-1)m reduced. */
 papc_terms papc_allreduce_ring_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
-    double block = in->m / in->P;
-    return papc_terms_add(papc_ring_rs_model(in->P, block),
-                          allgather_model(in->P, block));
+    double block = in->m / in->P, P = in->P;
+    t = papc_terms_add(papc_ring_rs_model(in->P, block),
+                       allgather_model(in->P, block));
+    return papc_terms_traffic(t, 2 * P * (P - 1), 3 * (P - 1) * in->m);
 }
 
 /* Model (issue 12), n_p = ceil((m/P) / m_s) phases (the largest block cut
@@ -104,12 +107,16 @@ papc_terms papc_allreduce_ring_model(const papc_model_in *in) {
  *                                              one after the other)
  *     + (P-1)(α + m/P β)                         (allgather of whole blocks)
  *   = (n_p + 1)(P-1)α + 2(P-1)/P mβ + (P-1)/P m γ_op
- * No copy.  Commutative ops only. */
+ * No copy.  Commutative ops only.
+ * Traffic: each rank sends P-1 pieces per reduce-scatter phase and P-1
+ * blocks in the allgather: (n_p + 1)P(P-1) messages, 2(P-1)m sent +
+ * (P-1)m reduced. */
 papc_terms papc_allreduce_segmented_ring_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
-    double block = in->m / in->P;
+    double block = in->m / in->P, P = in->P;
     double np = papc_model_segments(block, in->segsize);
     t = papc_terms_scale(papc_ring_rs_model(in->P, block / np), np);
-    return papc_terms_add(t, allgather_model(in->P, block));
+    t = papc_terms_add(t, allgather_model(in->P, block));
+    return papc_terms_traffic(t, (np + 1) * P * (P - 1), 3 * (P - 1) * in->m);
 }

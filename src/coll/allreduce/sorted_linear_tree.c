@@ -131,14 +131,19 @@ static double model_segments(const papc_model_in *in) {
  * P-1 stages of α + s(β + γ_op); the override hops only receive into place
  * (α + sβ) and, being shorter, keep up with it: the last segment ends the
  * call after its P-1 override hops.  Ignores m_s (S sized by the
- * algorithm).  Commutative ops only. */
+ * algorithm).  Commutative ops only.
+ * Traffic: the agreement's 2(P-1) messages, (P-1)(16P + 40) bytes; each
+ * segment passes P-1 reduce hops (sent and reduced) and P-1 override hops
+ * (P-1 -> 0 -> ... -> P-2): 2(P-1)S messages, 3(P-1)m bytes. */
 papc_terms papc_allreduce_sorted_linear_tree_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
-    double S = model_segments(in), s = in->m / S;
+    double S = model_segments(in), s = in->m / S, P = in->P;
     papc_terms reduce_hop = {1, s, s, 0, 0, 0};
     t = papc_model_agreement(in);
     t.copy = in->m;
     t = papc_terms_axpy(t, in->P + S - 2, reduce_hop);
-    return papc_terms_axpy(t, in->P - 1, papc_msg(s));
+    t = papc_terms_axpy(t, in->P - 1, papc_msg(s));
+    t = papc_model_agreement_traffic(t, in->P);
+    return papc_terms_traffic(t, 2 * (P - 1) * S, 3 * (P - 1) * in->m);
 }

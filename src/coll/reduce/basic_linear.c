@@ -60,11 +60,12 @@ int papc_reduce_basic_linear(const papc_call *c) {
  * usual root 0 with a send buffer (root P-1 would copy its own vector in
  * first, an in-place root other than P-1 would copy the result out: δm
  * each, not modelled: a model does not know the root).  Unsegmented,
- * blocking, the same for non-commutative ops. */
+ * blocking, the same for non-commutative ops.
+ * Traffic: P-1 messages, (P-1)m sent + (P-1)m reduced (all at the root). */
 papc_terms papc_reduce_basic_linear_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
     t = papc_terms_scale(papc_msg(in->m), in->P - 1);
     t.gamma_op = (in->P - 1) * in->m;
-    return t;
+    return papc_terms_traffic(t, in->P - 1, 2.0 * (in->P - 1) * in->m);
 }

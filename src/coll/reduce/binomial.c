@@ -51,7 +51,10 @@ static papc_terms fanin_stage(const papc_model_in *in, int k, double s) {
  * when the last is shorter).  No copy (the engine receives the last child
  * straight into the result).  Not modelled, as the model does not know the
  * root: a non-commutative op with root != 0 adds α + mβ (rank 0 sends the
- * result on), an in-place root of such an op copies m (δm). */
+ * result on), an in-place root of such an op copies m (δm).
+ * Traffic: every rank but the root sends each of the n_s segments to its
+ * parent once, and every child's segment is reduced once at its parent:
+ * (P-1) n_s messages, (P-1)m sent + (P-1)m reduced. */
 papc_terms papc_reduce_binomial_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
@@ -64,5 +67,6 @@ papc_terms papc_reduce_binomial_model(const papc_model_in *in) {
         t = papc_terms_add(t, fanin_stage(in, papc_model_ceil_log2(n), s0));
     double g = papc_model_g(in, L + 1);
     papc_terms root = {g * ns, g * in->m, L * in->m, 0, 0, 0};
-    return papc_terms_add(t, root);
+    t = papc_terms_add(t, root);
+    return papc_terms_traffic(t, (in->P - 1) * ns, 2.0 * (in->P - 1) * in->m);
 }

@@ -416,13 +416,30 @@ papc_terms papc_clv_reduce_exec_model(const papc_model_in *in) {
     return t;
 }
 
+/* With balanced arrivals papc_clv_fast's schedule sends N(P-1) segments
+ * that are reduced on arrival, plus N-1 that go away from the sink and
+ * come back to replace it (received, not reduced): NP - 1 messages,
+ * (P-1)m + (N-1)s sent, (P-1)m reduced (tests/unit/test_models_red.c
+ * counts the generator's events, P <= 40). */
+papc_terms papc_clv_reduce_exec_traffic(const papc_model_in *in,
+                                        papc_terms t) {
+    double s, N = model_nseg(in, &s), P = in->P;
+    return papc_terms_traffic(t, N * P - 1,
+                              2.0 * (P - 1) * in->m + (N - 1) * s);
+}
+
 /* Model (issue 12), balanced arrivals:
  *   T = γ(P)(α + 8(2P+1)β)                  (the agreed order, root decides)
  *     + (N + L - 1)(α + s (β + γ_op)) + 2 m δ    (papc_clv_reduce_exec)
- * N, s: see model_nseg (ignores m_s unless PAPC_SEGSIZE is set). */
+ * N, s: see model_nseg (ignores m_s unless PAPC_SEGSIZE is set).
+ * Traffic: the agreement's 2(P-1) messages, (P-1)(16P + 40) bytes, and
+ * NP - 1 segment messages, (P-1)m + (N-1)s sent + (P-1)m reduced
+ * (papc_clv_reduce_exec_traffic). */
 papc_terms papc_reduce_clairvoyant_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
-    return papc_terms_add(papc_model_agreement(in),
-                          papc_clv_reduce_exec_model(in));
+    t = papc_terms_add(papc_model_agreement(in),
+                       papc_clv_reduce_exec_model(in));
+    t = papc_model_agreement_traffic(t, in->P);
+    return papc_clv_reduce_exec_traffic(in, t);
 }

@@ -15,4 +15,8 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
 /* Its cost model with balanced arrivals (issue 12; no MPI): the rounds of
  * the schedule and the copies, without the agreement. */
 papc_terms papc_clv_reduce_exec_model(const papc_model_in *in);
+/* Its traffic, added to t: NP - 1 segment messages of s bytes, (P - 1) m
+ * reduced (see clairvoyant.c). */
+papc_terms papc_clv_reduce_exec_traffic(const papc_model_in *in,
+                                        papc_terms t);
 #endif

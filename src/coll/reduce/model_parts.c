@@ -36,3 +36,8 @@ papc_terms papc_model_agreement(const papc_model_in *in) {
     double decision = 8.0 * (2.0 * in->P + 1.0);
     return papc_terms_scale(papc_msg(decision), papc_model_g(in, in->P));
 }
+
+papc_terms papc_model_agreement_traffic(papc_terms t, int P) {
+    double notice = 32.0, decision = 8.0 * (2.0 * P + 1.0);
+    return papc_terms_traffic(t, 2.0 * (P - 1), (P - 1) * (notice + decision));
+}

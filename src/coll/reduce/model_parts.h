@@ -34,6 +34,11 @@ int papc_model_binomial_big_child(int n);
  * non-blocking sends, γ(P)(α + 8(2P + 1)β); the others' 32-byte notices
  * to the decider run at the same time and are shorter. */
 papc_terms papc_model_agreement(const papc_model_in *in);
+/* Its traffic (the contention terms), added to t: the P - 1 notices of
+ * 32 bytes to the decider and the P - 1 decisions of 8(2P + 1) bytes from
+ * it, 2(P - 1) messages and (P - 1)(16P + 40) bytes.  Not counted: the
+ * monitor's arrival estimates (sent only between calls far apart). */
+papc_terms papc_model_agreement_traffic(papc_terms t, int P);
 
 /* The arrival runtime's point-to-point model before a monitor has fitted
  * its own (papc_arrival_begin, src/arrival/exchange.c): what SLT and

@@ -84,12 +84,21 @@ int papc_reduce_rabenseifner(const papc_call *c) {
  * blocking receives at the root, m/2^(s+1) bytes in step s.  The root is
  * virtual rank 1, so it always survives the fold: no final message.  No
  * copy (the first partner piece lands in the accumulator and is reduced
- * there with the send buffer).  Ignores m_s.  Commutative ops only. */
+ * there with the send buffer).  Ignores m_s.  Commutative ops only.
+ * Traffic, r = P - p', L = log2(p'):
+ *   fold     r messages of m, rm sent + rm reduced;
+ *   halving  each of p' ranks sends L pieces, (p'-1)/p' m in all, and
+ *            reduces as much: p'L messages, 2(p'-1)m;
+ *   gather   step s has 2^s senders of m/2^(s+1) (m/2 a step): p'-1
+ *            messages, Lm/2 bytes. */
 papc_terms papc_reduce_rabenseifner_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
     int pof2 = papc_pof2_floor(in->P);
+    double r = in->P - pof2, L = papc_model_floor_log2(pof2), m = in->m;
     t = papc_fold_model(in->P, in->m);
     t = papc_terms_add(t, papc_halving_model(pof2, in->m));
-    return papc_terms_add(t, papc_halving_back_model(pof2, in->m));
+    t = papc_terms_add(t, papc_halving_back_model(pof2, in->m));
+    return papc_terms_traffic(t, r + pof2 * L + pof2 - 1,
+                              2 * r * m + 2 * (pof2 - 1) * m + L * m / 2);
 }

@@ -248,7 +248,12 @@ int papc_reduce_radix_k(const papc_call *c) {
  * k_i - 1 receives of round i's parts at once, its group members each send
  * theirs (blocking) once their own later rounds are in.  No copy (the
  * first piece lands in the accumulator).  Ignores m_s.  Reads PAPC_RADIX_K
- * as the run does (equal on every rank).  Commutative ops only. */
+ * as the run does (equal on every rank).  Commutative ops only.
+ * Traffic: scatter round i, every rank sends k_i - 1 pieces of part_i and
+ * reduces as many: P(k_i - 1) messages, 2P(k_i - 1) part_i bytes; gather
+ * round i, s_i (k_i - 1) senders (those of the s_{i+1} still in with
+ * digit i != 0) of part_i: (k_i - 1)/k_i m bytes.  Empty pieces (count <
+ * P) are not sent; the model keeps m/P. */
 papc_terms papc_reduce_radix_k_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
@@ -262,6 +267,10 @@ papc_terms papc_reduce_radix_k_model(const papc_model_in *in) {
             papc_terms_scale(papc_msg(part), papc_model_g(in, k));
         t = papc_terms_axpy(t, 2, exchange); /* scatter and gather */
         t.gamma_op += (k - 1) * part;
+        double scatter = (double)in->P * (k - 1);
+        double gather = (double)r.stride[i] * (k - 1);
+        t = papc_terms_traffic(t, scatter + gather,
+                               2 * scatter * part + gather * part);
     }
     return t;
 }

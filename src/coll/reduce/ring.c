@@ -86,11 +86,15 @@ int papc_reduce_ring(const papc_call *c) {
  * non-blocking fan-in of P-1 peers (Formula 3), while each of them sends
  * its block (blocking).  Blocks are m/P bytes (count < P: empty blocks;
  * the model keeps m/P).  No copy: pieces arrive straight in the
- * accumulator.  Ignores m_s.  Commutative ops only. */
+ * accumulator.  Ignores m_s.  Commutative ops only.
+ * Traffic: the reduce-scatter's P(P-1) blocks, (P-1)m sent + (P-1)m
+ * reduced, and the P-1 blocks to the root, (P-1)m/P: P^2 - 1 messages. */
 papc_terms papc_reduce_ring_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
-    double block = in->m / in->P;
+    double block = in->m / in->P, P = in->P;
     t = papc_ring_rs_model(in->P, block);
-    return papc_terms_axpy(t, papc_model_g(in, in->P), papc_msg(block));
+    t = papc_terms_axpy(t, papc_model_g(in, in->P), papc_msg(block));
+    return papc_terms_traffic(t, P * (P - 1) + (P - 1),
+                              2 * (P - 1) * in->m + (P - 1) * block);
 }
