@@ -19,7 +19,10 @@
  *    PAPC_TUW_THRESHOLD);
  *  - a property over many (P, m, m_s, γ, eager limit): with α = 1e-6,
  *    β = 1e-9, δ = 1e-10 every prediction is finite, non-negative and
- *    non-decreasing in m, and at P = 1 it is the copy alone.
+ *    non-decreasing in m, and at P = 1 it is the copy alone;
+ *  - the contention terms (msgs, volume: what all ranks send) by hand for
+ *    every row, none at P = 1 and m = 0, and a property (finite,
+ *    non-negative, non-decreasing in m; bcast volume >= (P-1) m).
  *
  * Notation: a ≡ α, b ≡ β, d ≡ δ; c_s = a + 24b (a construction step of
  * the size-aware tree); γ ≡ 1 unless said.
@@ -839,6 +842,246 @@ static void test_v_threshold_eager_gamma(void **state) {
                1, EAGER, &g);
 }
 
+/* ---- traffic: the whole collective's messages and bytes -------------------
+ * msgs and volume (model.h) count what ALL ranks send, every segment,
+ * chunk, go-ahead, arrival notice, decision and construction message.
+ * Defaults: PAPC_GATHER_FIRST_SEGMENT 1024, threshold T = 12288 B.
+ * Σs(P) = Σ over the non-root nodes of the in-order binomial tree of their
+ * subtree spans (children of a span n: 1, 2, .., 2^(L-2), n - 2^(L-1)):
+ * Σs(2) = 1, Σs(3) = 1 + 1 = 2, Σs(4) = 1 + 2 + Σs(2) = 4, Σs(5) = 1 + 1 +
+ * 2 + Σs(2) = 5, Σs(8) = 1 + 2 + 4 + Σs(2) + Σs(4) = 12, Σs(16) = 32. */
+typedef struct traffic {
+    int P;
+    double m, seg;
+    double msgs, volume;
+} traffic;
+
+static void check_traffic(const char *what, papc_model_fn f,
+                          const traffic *c, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        papc_terms t = run_model(f, c[i].P, c[i].m, c[i].seg, EAGER, NULL);
+        if (close_to(t.msgs, c[i].msgs) && close_to(t.volume, c[i].volume))
+            continue;
+        print_error("%s P=%d m=%.0f m_s=%.0f: traffic (%.10g msgs, %.10g B) "
+                    "want (%.10g, %.10g)\n", what, c[i].P, c[i].m, c[i].seg,
+                    t.msgs, t.volume, c[i].msgs, c[i].volume);
+        fail();
+    }
+}
+
+#define CHECK_TRAFFIC(f, table)                                               \
+    check_traffic(#f, f, table, sizeof table / sizeof *table)
+
+/* bcast basic_linear: one message (below 2^30 B) to each of P - 1 ranks. */
+static const traffic bcast_linear_traffic[] = {
+    {8, K64, 8192, 7, 7 * K64}, /* segsize ignored: 7 msgs, 7 m */
+    {3, 100, 0, 2, 200},        /* 2 msgs, 2 x 100 */
+};
+/* chain, k_chain, binary, binomial: every non-root gets n_s segments:
+ * (P-1) n_s messages, (P-1) m bytes. */
+static const traffic bcast_tree_traffic[] = {
+    {8, K64, 8192, 56, 458752},  /* n_s = 8: 7 x 8; 7 x 65536 */
+    {16, K64, 0, 15, 983040},    /* n_s = 1: 15; 15 x 65536 */
+    {4, K64, 1000, 198, 196608}, /* n_s = ceil(65.536) = 66: 3 x 66 */
+    {2, 100, 8192, 1, 100},      /* one segment */
+    {5, 1, 8192, 4, 4},          /* 1 byte to 4 ranks */
+};
+/* split_binary: halves h0 = ceil(m/2), h1 = floor(m/2); left subtree (half
+ * 0) L nodes, right R; tree L n_s(h0) + R n_s(h1), exchange L (h1 > 0) +
+ * R (h0 > 0) (each non-root gets its missing half once); bytes (P-1) m.
+ *  P=8: levels {1,2}, {3..6}, {7}: half 0 = 1, 3, 4, 7 (L = 4, R = 3);
+ *    64 KiB, m_s 8 KiB: n_s = 4 per half: 4x4 + 3x4 + 4 + 3 = 35.
+ *  P=5: half 0 = 1, 3, 4 (L = 3, R = 1); m_s 0: 3 + 1 + 3 + 1 = 8.
+ *  P=2: vrank 1 (half 0) gets h0 down the tree, h1 from the root: 2.
+ *  P=3, m = 1: h1 = 0: vrank 1 gets 1 byte, sends it to vrank 2: 2 msgs,
+ *    2 bytes (the empty half travels nowhere). */
+static const traffic bcast_split_traffic[] = {
+    {8, K64, 8192, 35, 7 * K64},
+    {5, K64, 0, 8, 4 * K64},
+    {2, 100, 8192, 2, 100},
+    {3, 1, 8192, 2, 2},
+};
+
+/* gather/scatter basic_linear: P - 1 blocks. */
+static const traffic linear_traffic[] = {
+    {8, 100, 0, 7, 700},
+    {3, K64, 0, 2, 2 * K64},
+};
+/* gather linear_sync: per non-root a go-ahead (8 B) and one part (m <=
+ * 1024) or two: (P-1) x 2 or 3 messages, (P-1)(8 + m) bytes. */
+static const traffic ls_traffic[] = {
+    {8, 100, 0, 14, 756},       /* 7 x 2; 7 x 108 */
+    {8, K64, 0, 21, 458808},    /* 7 x 3; 7 x 65544 */
+    {2, 1024, 0, 2, 1032},      /* f = m: one part */
+};
+/* SLS: linear_sync + P - 1 notices of 32 B: P = 8, 64 KiB: 21 + 7 = 28,
+ * 458808 + 224. */
+static const traffic sls_traffic[] = {
+    {8, K64, 0, 28, 459032},
+    {2, 100, 0, 3, 140},        /* go + part + notice; 108 + 32 */
+};
+/* binomial gather and scatter: P - 1 messages, m Σs(P) bytes. */
+static const traffic binomial_traffic[] = {
+    {8, 100, 0, 7, 1200},       /* Σs(8) = 12 */
+    {5, K64, 0, 4, 5 * K64},    /* Σs(5) = 5 */
+    {3, 100, 0, 2, 200},        /* Σs(3) = 2 */
+    {16, 10, 0, 15, 320},       /* Σs(16) = 32 */
+};
+/* gather SBN: binomial + notices (P-1, 32 B) + decision (P-1 of 8(2P+1)
+ * B): P = 8, m = 100: 7 + 7 + 7 = 21; 1200 + 224 + 7 x 136 = 2376.
+ * BSBN: + a 64-byte header on each of the P - 1 tree messages: 2824.
+ * P = 4, m = 100: 9 msgs; 400 + 96 + 3 x 72 = 712 (BSBN + 192 = 904). */
+static const traffic gsbn_traffic[] = {{8, 100, 0, 21, 2376},
+                                       {4, 100, 0, 9, 712}};
+static const traffic gbsbn_traffic[] = {{8, 100, 0, 21, 2824},
+                                        {4, 100, 0, 9, 904}};
+/* BSLS: notices (P-1, 32 B), a HELLO from every rank (P, 64 B), a GO per
+ * non-root (64 B), one or two parts (64 B + data):
+ *  P=8, 64 KiB (two parts): 7 + 8 + 7 + 14 = 36 msgs; 224 + 512 + 448 +
+ *    7 x (128 + 65536) = 460832 B;
+ *  P=4, 100 B (one part): 3 + 4 + 3 + 3 = 13; 96 + 256 + 192 + 3 x 164 =
+ *    1036. */
+static const traffic bsls_traffic[] = {{8, K64, 0, 36, 460832},
+                                       {4, 100, 0, 13, 1036}};
+/* scatter SLIN: notices + P - 1 blocks: P = 8, 100 B: 14, 224 + 700.
+ * BSLN: the blocks with a 64-byte header: 224 + 7 x 164 = 1372. */
+static const traffic slin_traffic[] = {{8, 100, 0, 14, 924},
+                                       {3, K64, 0, 4, 64 + 2 * K64}};
+static const traffic bsln_traffic[] = {{8, 100, 0, 14, 1372},
+                                       {3, K64, 0, 4, 64 + 2 * (64 + K64)}};
+/* scatter SBN: notices + P - 1 messages of the map (4P B) and the
+ * subtree's blocks: P = 8, 100 B: 14 msgs; 224 + 7 x 32 + 1200 = 1648.
+ * BSBN: + 64 B on each of the P - 1: 2096.  P = 5, 64 KiB: 8 msgs; 128 +
+ * 4 x 20 + 5 x 65536 = 327888 (BSBN + 256 = 328144). */
+static const traffic ssbn_traffic[] = {{8, 100, 0, 14, 1648},
+                                       {5, K64, 0, 8, 327888}};
+static const traffic sbsbn_traffic[] = {{8, 100, 0, 14, 2096},
+                                        {5, K64, 0, 8, 328144}};
+/* gatherv/scatterv basic_linear: P - 1 blocks of b = m/P. */
+static const traffic v_linear_traffic[] = {{8, 800, 0, 7, 700},
+                                           {4, 100, 0, 3, 75}};
+/* size_aware_binomial (the trees of test_v_by_hand): each state swap is
+ * 2 messages of 24 B, each verdict 1; then one message per tree message
+ * (its subtree's blocks) or per lone block.  Gather and scatter alike.
+ *  P=4, 100 B (b = 25): swap (2,3); data 1 (1 block), 2 (1), 3 (2): 5
+ *    msgs, 48 + 4 x 25 = 148.
+ *  P=4, 64 KiB: the same swap; three lone blocks: 5, 48 + 3 x 16384.
+ *  P=8, 100 B (b = 12.5): swaps (2,3), (4,5), (6,7), then (5,7): 8 msgs,
+ *    192 B; data 1, 2, 4, 6 (1 block), 3, 5 (2), 7 (4): 7 msgs, 12 blocks
+ *    = 150 B: 15, 342.
+ *  P=8, 64 KiB (b = 8192): the same swaps; 5 goes straight to 0 with 2
+ *    blocks, 7 then carries 2: blocks 4 x 1 + 3 x 2 = 10: 15, 192 + 81920.
+ *  P=8, m = 0: the swaps alone: 8, 192.
+ *  P=15, 100 B (b = 20/3): swaps: level 0 six pairs (12 msgs), level 1
+ *    (5,7), (9,11), (13,14) (6), level 2 (11,14) (2) and the verdict 14 ->
+ *    13 (1): 21 msgs, 504 B; data: all 14 non-roots send once; leaves 1,
+ *    2, 4, 6, 8, 10, 12, 14 (8 blocks), 3, 5, 9 (2 each), 7 (4), 13 (3),
+ *    11 (7): 28 blocks = 560/3 B: 35 msgs, 504 + 560/3 B. */
+static const traffic v_tree_traffic[] = {
+    {4, 100, 0, 5, 148},
+    {4, K64, 0, 5, 48 + 3 * 16384},
+    {8, 100, 0, 15, 342},
+    {8, K64, 0, 15, 192 + 81920},
+    {8, 0, 0, 8, 192},
+    {15, 100, 0, 35, 504 + 560.0 / 3},
+};
+
+/* P = 1 and m = 0 send nothing (but the size-aware construction). */
+static void check_no_traffic(void) {
+    for (size_t i = 0; i < NMODELS; i++) {
+        double ms[] = {0, 100, K64};
+        for (size_t k = 0; k < 3; k++) {
+            papc_terms t = run_model(all_models[i].fn, 1, ms[k], 8192,
+                                     EAGER, NULL);
+            assert_true(t.msgs == 0 && t.volume == 0);
+        }
+        if (all_models[i].coll == PAPC_GATHERV ||
+            all_models[i].coll == PAPC_SCATTERV)
+            continue;
+        papc_terms t = run_model(all_models[i].fn, 8, 0, 8192, EAGER, NULL);
+        assert_true(t.msgs == 0 && t.volume == 0);
+    }
+}
+
+static void test_traffic_by_hand(void **state) {
+    (void)state;
+    CHECK_TRAFFIC(papc_bcast_basic_linear_model, bcast_linear_traffic);
+    CHECK_TRAFFIC(papc_bcast_chain_model, bcast_tree_traffic);
+    CHECK_TRAFFIC(papc_bcast_k_chain_model, bcast_tree_traffic);
+    CHECK_TRAFFIC(papc_bcast_binary_model, bcast_tree_traffic);
+    CHECK_TRAFFIC(papc_bcast_binomial_model, bcast_tree_traffic);
+    CHECK_TRAFFIC(papc_bcast_split_binary_model, bcast_split_traffic);
+    CHECK_TRAFFIC(papc_gather_basic_linear_model, linear_traffic);
+    CHECK_TRAFFIC(papc_scatter_basic_linear_model, linear_traffic);
+    CHECK_TRAFFIC(papc_gather_linear_sync_model, ls_traffic);
+    CHECK_TRAFFIC(papc_gather_sorted_linear_sync_model, sls_traffic);
+    CHECK_TRAFFIC(papc_gather_binomial_model, binomial_traffic);
+    CHECK_TRAFFIC(papc_scatter_binomial_model, binomial_traffic);
+    CHECK_TRAFFIC(papc_gather_sorted_binomial_model, gsbn_traffic);
+    CHECK_TRAFFIC(papc_gather_background_sorted_binomial_model,
+                  gbsbn_traffic);
+    CHECK_TRAFFIC(papc_gather_background_sorted_linear_sync_model,
+                  bsls_traffic);
+    CHECK_TRAFFIC(papc_scatter_sorted_linear_model, slin_traffic);
+    CHECK_TRAFFIC(papc_scatter_background_sorted_linear_model, bsln_traffic);
+    CHECK_TRAFFIC(papc_scatter_sorted_binomial_model, ssbn_traffic);
+    CHECK_TRAFFIC(papc_scatter_background_sorted_binomial_model,
+                  sbsbn_traffic);
+    CHECK_TRAFFIC(papc_gatherv_basic_linear_model, v_linear_traffic);
+    CHECK_TRAFFIC(papc_scatterv_basic_linear_model, v_linear_traffic);
+    CHECK_TRAFFIC(papc_gatherv_size_aware_binomial_model, v_tree_traffic);
+    CHECK_TRAFFIC(papc_scatterv_size_aware_binomial_model, v_tree_traffic);
+    check_no_traffic();
+    /* Σs against the tree topo.c builds: Σ_v papc_inorder_span(v, P). */
+    for (int P = 1; P <= 64; P++) {
+        double want = 0;
+        for (int v = 1; v < P; v++) want += papc_inorder_span(v, P);
+        papc_terms t = run_model(papc_gather_binomial_model, P, 1, 0, EAGER,
+                                 NULL);
+        assert_true(close_to(t.volume, want));
+    }
+}
+
+/* Over P = 1..40, m_s in {0, 1 KiB, 8 KiB} and m from 0 to 4 MiB (per
+ * block for gatherv/scatterv; no size-aware threshold, see below): msgs
+ * and volume finite, non-negative, non-decreasing in m; bcast: volume >=
+ * (P-1) m (every non-root must receive the message). */
+static void test_traffic_property(void **state) {
+    (void)state;
+    double segs[] = {0, 1024, 8192};
+    setenv("PAPC_TUW_THRESHOLD", "0", 1);
+    for (size_t i = 0; i < NMODELS; i++) {
+        const named_model *nm = &all_models[i];
+        int per_block = nm->coll == PAPC_GATHERV || nm->coll == PAPC_SCATTERV;
+        for (int P = 1; P <= 40; P++)
+            for (size_t s = 0; s < 3; s++) {
+                double pm = 0, pv = 0;
+                for (double m = 0; m <= 4194304;
+                     m = m < 8 ? m + 1 : floor(m * 1.3)) {
+                    double mm = per_block ? m * P : m;
+                    papc_terms t = run_model(nm->fn, P, mm, segs[s], EAGER,
+                                             NULL);
+                    int bad = !isfinite(t.msgs) || !isfinite(t.volume) ||
+                              t.msgs < 0 || t.volume < 0 || t.msgs < pm ||
+                              t.volume < pv;
+                    if (nm->coll == PAPC_BCAST &&
+                        t.volume < (P - 1) * mm - 1e-9)
+                        bad = 1;
+                    if (bad) {
+                        print_error("%s %s P=%d m=%.0f m_s=%.0f: traffic "
+                                    "(%g, %g) after (%g, %g)\n",
+                                    papc_collective_name(nm->coll), nm->name,
+                                    P, mm, segs[s], t.msgs, t.volume, pm, pv);
+                        fail();
+                    }
+                    pm = t.msgs;
+                    pv = t.volume;
+                }
+            }
+    }
+    setenv("PAPC_TUW_THRESHOLD", "12288", 1);
+}
+
 /* ---- the property -------------------------------------------------------- */
 
 /* Over P = 1..40 and m from 0 to 4 MiB (gatherv/scatterv: per block), with
@@ -904,6 +1147,8 @@ int main(void) {
         cmocka_unit_test_setup(test_v_by_hand, set_knobs),
         cmocka_unit_test_setup(test_v_threshold_eager_gamma, set_knobs),
         cmocka_unit_test_setup(test_property, set_knobs),
+        cmocka_unit_test_setup(test_traffic_by_hand, set_knobs),
+        cmocka_unit_test_setup(test_traffic_property, set_knobs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

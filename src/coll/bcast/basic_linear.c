@@ -21,9 +21,12 @@ int papc_bcast_basic_linear(const papc_call *c) {
  * P - 1 children with non-blocking sends and waits for them
  * (forward_segment): one fan-out of P - 1 per segment, Formula 3.
  * m = 0 and P = 1 cost nothing (call.c, bcast_call, returns before any
- * algorithm; papc_tree_bcast returns too). */
+ * algorithm; papc_tree_bcast returns too).
+ * Traffic: n messages to each of the P - 1 others, (P-1) n and (P-1) m. */
 papc_terms papc_bcast_basic_linear_model(const papc_model_in *in) {
     if (in->P <= 1 || in->m <= 0) return papc_terms_zero();
     papc_bgs_run root = {in->P - 1, 1};
-    return papc_bgs_pipeline(in, &root, 1, in->m, 0);
+    papc_terms t = papc_bgs_pipeline(in, &root, 1, in->m, 0);
+    return papc_terms_traffic(t, (in->P - 1) * papc_bgs_bcast_nseg(0, in->m),
+                              (in->P - 1) * in->m);
 }

@@ -45,6 +45,34 @@ double papc_bgs_first_segment(void) {
 
 #define SEG_MAX_BYTES 1073741824.0 /* tree_engine.c's SEG_MAX_BYTES, 2^30 */
 
+/* ---- traffic ---- */
+
+double papc_bgs_bcast_nseg(double segsize, double len) {
+    if (len <= 0) return 0;
+    return ceil(len / papc_bgs_bcast_seg(segsize, len));
+}
+
+/* Children of a node spanning n: 1, 2, ..., 2^(L-2) and n - 2^(L-1). */
+double papc_bgs_binomial_span_sum(int n) {
+    if (n <= 1) return 0;
+    int L = papc_model_ceil_log2(n), last = n - (1 << (L - 1));
+    double sum = last + papc_bgs_binomial_span_sum(last);
+    for (int j = 0; j <= L - 2; j++)
+        sum += (double)(1 << j) + papc_bgs_binomial_span_sum(1 << j);
+    return sum;
+}
+
+papc_terms papc_bgs_notices_traffic(papc_terms t, int P) {
+    if (P <= 1) return t;
+    return papc_terms_traffic(t, P - 1, 32.0 * (P - 1));
+}
+
+papc_terms papc_bgs_agreed_traffic(papc_terms t, int P) {
+    if (P <= 1) return t;
+    t = papc_bgs_notices_traffic(t, P);
+    return papc_terms_traffic(t, P - 1, 8.0 * (2.0 * P + 1) * (P - 1));
+}
+
 double papc_bgs_bcast_seg(double segsize, double len) {
     double seg = segsize <= 0 || segsize > len ? len : segsize;
     if (seg > SEG_MAX_BYTES) seg = SEG_MAX_BYTES;

@@ -61,6 +61,32 @@ papc_terms papc_bgs_decision(const papc_model_in *in);
  * 1024 bytes): the first part of gather linear_sync and its sorted twins. */
 double papc_bgs_first_segment(void);
 
+/* ---- traffic: the contention terms (model.h msgs, volume) ----
+ * What ALL ranks send in the whole collective, on the critical path or
+ * not: every message (each segment, chunk, zero-byte or control message
+ * -- go-aheads, arrival notices, decisions, construction steps) and its
+ * bytes.  The pieces above carry none (their msgs and volume are 0):
+ * papc_bgs_max keeps one path's terms, whereas traffic is a sum over
+ * every rank, so each model adds its collective's totals once, at its top,
+ * with papc_terms_traffic.  Not counted: the arrival runtime's estimates
+ * (P - 1 messages, sent between calls only when the next call is at least
+ * 100 us away, exchange.c papc_arrival_end). */
+
+/* Messages of a broadcast of len bytes along one hop: ceil(len / s) with s
+ * as papc_bgs_bcast_seg cuts it; 0 for len <= 0. */
+double papc_bgs_bcast_nseg(double segsize, double len);
+/* Σ over the non-root nodes of the in-order binomial tree of n nodes of
+ * their subtree spans (children spans as papc_bgs_big_child's): the
+ * blocks a binomial gather or scatter moves in all.  0 for n <= 1. */
+double papc_bgs_binomial_span_sum(int n);
+/* t plus the arrival notices of an arrival-aware call served by the
+ * monitor: every rank but the decider sends it 4 doubles (exchange.c
+ * papc_arrival_begin): P - 1 messages, 32(P - 1) bytes. */
+papc_terms papc_bgs_notices_traffic(papc_terms t, int P);
+/* t plus the notices and the decision of PAPC_ORDER_AGREED: P - 1 more
+ * messages of 8(2P + 1) bytes (papc_bgs_decision). */
+papc_terms papc_bgs_agreed_traffic(papc_terms t, int P);
+
 /* ---- the segmented tree broadcast (tree_engine.c) ---- */
 
 /* Bytes per segment of a broadcast of len bytes, cut as

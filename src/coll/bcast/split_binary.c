@@ -190,6 +190,33 @@ static int unpaired_nodes(int P) {
     return n;
 }
 
+/* Messages of a half of len bytes in the exchange phase: chunks of at
+ * most CHUNK_MAX bytes (exchange, root_serve_unpaired); none when empty. */
+static double chunks(double len) {
+    return len > 0 ? ceil(len / (double)CHUNK_MAX) : 0;
+}
+
+/* The whole collective's messages and bytes.  Tree phase: the L nodes of
+ * the left subtree (half 0, papc_split_binary_pair) get n_0 segments of
+ * h0, the R = P - 1 - L of the right one n_1 segments of h1.  Exchange:
+ * every non-root gets the half it lacks once, from its partner or (no
+ * partner) from the root, in chunks: L chunks(h1) + R chunks(h0).  Bytes:
+ * every non-root gets both halves once, (P-1) m. */
+static papc_terms split_traffic(const papc_model_in *in, papc_terms t,
+                                double h0, double h1) {
+    double L = 0;
+    for (int v = 1; v < in->P; v++) {
+        int h, partner;
+        papc_split_binary_pair(v, in->P, &h, &partner);
+        L += h == 0;
+    }
+    double R = in->P - 1 - L;
+    double msgs = L * papc_bgs_bcast_nseg(in->segsize, h0) +
+                  R * papc_bgs_bcast_nseg(in->segsize, h1) +
+                  L * chunks(h1) + R * chunks(h0);
+    return papc_terms_traffic(t, msgs, (in->P - 1) * in->m);
+}
+
 /* Model (issue 12), halves h0 = ceil(m/2), h1 = floor(m/2), each cut in
  * n_s = ceil(h0/m_s) segments (root_feed_subtrees, papc_tree_seg_bytes):
  *   tree phase  T_t = papc_bgs_pipeline of h0 down the leftmost path of the
@@ -207,7 +234,8 @@ static int unpaired_nodes(int P) {
  * (papc_bgs_max).  Eq. 9 has 2(floor(log2 P) + n_s/2 - 1)(α + m/n_s β) +
  * α + m/2 β for Open MPI's blocking sends; this code's tree phase is
  * non-blocking.  m = 0 and P = 1 cost nothing.  Chunks of 2^30 bytes in
- * the exchange are not modelled. */
+ * the exchange are not modelled in T (they are in the traffic,
+ * split_traffic, added once to the later of the two paths). */
 papc_terms papc_bcast_split_binary_model(const papc_model_in *in) {
     if (in->P <= 1 || in->m <= 0) return papc_terms_zero();
     double h1 = floor(in->m / 2), h0 = in->m - h1;
@@ -229,5 +257,5 @@ papc_terms papc_bcast_split_binary_model(const papc_model_in *in) {
         if (h1 > 0) b = papc_terms_add(b, papc_bgs_fan(in, u, u * h1));
         t = have ? papc_bgs_max(t, b) : papc_bgs_max(tree, b);
     }
-    return t;
+    return split_traffic(in, t, h0, h1);
 }

@@ -47,7 +47,15 @@ int papc_bcast_binomial(const papc_call *c) {
  * walk).  With equal segments each is
  *     T = (Σ_{h on the path} γ(k_h+1) + (n_s - 1) γ(k_0+1)) (α + m/n_s β),
  * k_0 the root's children (the widest node of every one of these trees).
- * m = 0 and P = 1 cost nothing (call.c, bcast_call).  No copy. */
+ * m = 0 and P = 1 cost nothing (call.c, bcast_call).  No copy.
+ * Traffic, the same for the four trees: each of the P - 1 others receives
+ * every segment once, (P-1) n_s messages and (P-1) m bytes (tree_traffic). */
+
+static papc_terms tree_traffic(const papc_model_in *in, papc_terms t) {
+    return papc_terms_traffic(
+        t, (in->P - 1) * papc_bgs_bcast_nseg(in->segsize, in->m),
+        (in->P - 1) * in->m);
+}
 
 /* chain: one chain of P - 1 nodes (topo.c chain_node, k = 1): P - 1
  * forwarding nodes (the root and vranks 1..P-2), one child each:
@@ -55,7 +63,8 @@ int papc_bcast_binomial(const papc_call *c) {
 papc_terms papc_bcast_chain_model(const papc_model_in *in) {
     if (in->P <= 1 || in->m <= 0) return papc_terms_zero();
     papc_bgs_run path = {1, in->P - 1};
-    return papc_bgs_pipeline(in, &path, 1, in->m, in->segsize);
+    papc_terms t = papc_bgs_pipeline(in, &path, 1, in->m, in->segsize);
+    return tree_traffic(in, t);
 }
 
 /* k_chain: the root feeds kk = min(4, P-1) chains (K_CHAIN_FANOUT), the
@@ -69,7 +78,8 @@ papc_terms papc_bcast_k_chain_model(const papc_model_in *in) {
     int kk = in->P - 1 < K_CHAIN_FANOUT ? in->P - 1 : K_CHAIN_FANOUT;
     int longest = (in->P - 1 + kk - 1) / kk;
     papc_bgs_run path[2] = {{kk, 1}, {1, longest - 1}};
-    return papc_bgs_pipeline(in, path, 2, in->m, in->segsize);
+    papc_terms t = papc_bgs_pipeline(in, path, 2, in->m, in->segsize);
+    return tree_traffic(in, t);
 }
 
 /* binary: the leftmost path (the deepest, and at every level the widest):
@@ -80,7 +90,8 @@ papc_terms papc_bcast_binary_model(const papc_model_in *in) {
     if (in->P <= 1 || in->m <= 0) return papc_terms_zero();
     papc_bgs_run path[32];
     int n = papc_bgs_binary_path(in->P, path);
-    return papc_bgs_pipeline(in, path, n, in->m, in->segsize);
+    papc_terms t = papc_bgs_pipeline(in, path, n, in->m, in->segsize);
+    return tree_traffic(in, t);
 }
 
 /* binomial: balanced binomial tree (topo.c binomial_node): the root has
@@ -98,5 +109,6 @@ papc_terms papc_bcast_binomial_model(const papc_model_in *in) {
     for (int span = in->P; span >= 2 && n < 32;
          span = papc_bgs_big_child(span))
         path[n++] = (papc_bgs_run){papc_model_ceil_log2(span), 1};
-    return papc_bgs_pipeline(in, path, n, in->m, in->segsize);
+    papc_terms t = papc_bgs_pipeline(in, path, n, in->m, in->segsize);
+    return tree_traffic(in, t);
 }

@@ -28,9 +28,11 @@ int papc_gather_basic_linear(const papc_call *c) {
  * The root copies its own block (i == root, first with root 0), then takes
  * the P - 1 blocks with blocking receives, one after the other (the loop of
  * papc_gather_basic_linear); eq. 12.  m = 0 costs nothing (call.c,
- * gather_like, returns before any algorithm); P = 1 is the copy alone. */
+ * gather_like, returns before any algorithm); P = 1 is the copy alone.
+ * Traffic: P - 1 messages, (P-1) m bytes. */
 papc_terms papc_gather_basic_linear_model(const papc_model_in *in) {
     if (in->m <= 0) return papc_terms_zero();
     papc_terms t = papc_terms_scale(papc_msg(in->m), in->P - 1);
-    return papc_terms_add(t, papc_bgs_copy(in->m));
+    t = papc_terms_add(t, papc_bgs_copy(in->m));
+    return papc_terms_traffic(t, in->P - 1, (in->P - 1) * in->m);
 }

@@ -143,9 +143,13 @@ int papc_gather_binomial(const papc_call *c) {
  * one after the other and equal ones together.  Leaves and relays send
  * with blocking sends (papc_send, papc_run_send).  With root != 0 the
  * subtree that wraps past rank P-1 comes in two messages: one α more (not
- * modelled).  m = 0 costs nothing (call.c); P = 1 is the copy. */
+ * modelled).  m = 0 costs nothing (call.c); P = 1 is the copy.
+ * Traffic: every non-root sends its subtree once, P - 1 messages of
+ * m Σ spans bytes (papc_bgs_binomial_span_sum). */
 papc_terms papc_gather_binomial_model(const papc_model_in *in) {
     if (in->m <= 0) return papc_terms_zero();
     papc_bgs_gather_costs k = {0, 0, 0, 0};
-    return papc_bgs_gather_tree(in, &k);
+    papc_terms t = papc_bgs_gather_tree(in, &k);
+    return papc_terms_traffic(t, in->P - 1,
+                              in->m * papc_bgs_binomial_span_sum(in->P));
 }

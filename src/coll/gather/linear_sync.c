@@ -207,12 +207,12 @@ int papc_gather_linear_sync(const papc_call *c) {
  * then the second part right after).  The last rank's second part is
  * still on its way when the loop ends; the root copies its own block
  * (line 174) and waits for it (line 179).  m = 0 costs nothing (call.c);
- * P = 1 is the copy. */
-papc_terms papc_gather_linear_sync_model(const papc_model_in *in) {
-    if (in->m <= 0) return papc_terms_zero();
+ * P = 1 is the copy.
+ * Traffic: per non-root the go-ahead and one or two parts, (P-1)(2 or 3)
+ * messages and (P-1)(8 + m) bytes (ls_traffic). */
+static papc_terms ls_time(const papc_model_in *in, double f) {
     papc_terms t = papc_bgs_copy(in->m);
-    if (in->P <= 1) return t;
-    double f = papc_bgs_first_segment(), m2 = in->m - f;
+    double m2 = in->m - f;
     papc_terms go = papc_msg(8);
     if (f <= 0 || f >= in->m)
         return papc_terms_axpy(t, in->P - 1,
@@ -222,4 +222,18 @@ papc_terms papc_gather_linear_sync_model(const papc_model_in *in) {
         return papc_terms_axpy(t, in->P - 1, papc_terms_add(first, second));
     t = papc_terms_add(t, papc_terms_add(first, second));
     return papc_terms_axpy(t, in->P - 2, papc_bgs_max(first, second));
+}
+
+static papc_terms ls_traffic(const papc_model_in *in, double f,
+                             papc_terms t) {
+    double per = f <= 0 || f >= in->m ? 2 : 3;
+    return papc_terms_traffic(t, (in->P - 1) * per,
+                              (in->P - 1) * (8 + in->m));
+}
+
+papc_terms papc_gather_linear_sync_model(const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    if (in->P <= 1) return papc_bgs_copy(in->m);
+    double f = papc_bgs_first_segment();
+    return ls_traffic(in, f, ls_time(in, f));
 }

@@ -311,8 +311,10 @@ int papc_gather_background_sorted_binomial(const papc_call *c) {
  * modelled.  m = 0 costs nothing (call.c); P = 1 is the copy (line 286). */
 papc_terms papc_gather_sorted_binomial_model(const papc_model_in *in) {
     if (in->m <= 0) return papc_terms_zero();
-    return papc_terms_add(papc_bgs_decision(in),
-                          papc_gather_binomial_model(in));
+    /* Traffic: the binomial gather's, plus the notices and the decision. */
+    papc_terms t = papc_terms_add(papc_bgs_decision(in),
+                                  papc_gather_binomial_model(in));
+    return papc_bgs_agreed_traffic(t, in->P);
 }
 
 /* BSBN, with the background channel: the agreed order, then the same tree
@@ -331,5 +333,12 @@ papc_terms papc_gather_background_sorted_binomial_model(
     const papc_model_in *in) {
     if (in->m <= 0) return papc_terms_zero();
     papc_bgs_gather_costs k = {64, 1, 1, 1};
-    return papc_terms_add(papc_bgs_decision(in), papc_bgs_gather_tree(in, &k));
+    papc_terms t =
+        papc_terms_add(papc_bgs_decision(in), papc_bgs_gather_tree(in, &k));
+    /* Traffic: the notices and the decision; every non-root sends its
+     * subtree once with a 64-byte header. */
+    t = papc_bgs_agreed_traffic(t, in->P);
+    return papc_terms_traffic(t, in->P - 1,
+                              64.0 * (in->P - 1) +
+                                  in->m * papc_bgs_binomial_span_sum(in->P));
 }

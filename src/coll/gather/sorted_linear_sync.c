@@ -406,9 +406,11 @@ int papc_gather_background_sorted_linear_sync(const papc_call *c) {
 /* SLS: papc_gather_linear_sync_model.  Balanced arrivals leave the order
  * nothing to win; the root forms it alone (PAPC_ORDER_LOCAL, no message,
  * line 85) and the senders' 32-byte arrival notices (papc_arrival_begin)
- * go out while the first go-ahead is on its way. */
+ * go out while the first go-ahead is on its way (in the traffic: P - 1
+ * more messages, 32 bytes each). */
 papc_terms papc_gather_sorted_linear_sync_model(const papc_model_in *in) {
-    return papc_gather_linear_sync_model(in);
+    if (in->m <= 0) return papc_terms_zero();
+    return papc_bgs_notices_traffic(papc_gather_linear_sync_model(in), in->P);
 }
 
 /* BSLS, with the background channel (64-byte header on every message,
@@ -430,7 +432,18 @@ papc_terms papc_gather_sorted_linear_sync_model(const papc_model_in *in) {
  * The monitor takes every part as it comes, so the eager limit plays no
  * part.  The root's call copies its own block (mδ, line 368) and unpacks
  * each part as it comes (line 374), the last one, m_l = m2 (m for one
- * part), after everything arrived.  P = 1 runs SLS: the copy. */
+ * part), after everything arrived.  P = 1 runs SLS: the copy.
+ * Traffic (bsls_traffic): the notices; a HELLO from every rank, the root's
+ * to its own monitor included (P messages of 64 bytes); a GO per non-root
+ * (64 bytes); its one or two parts (64 bytes + the data each). */
+static papc_terms bsls_traffic(const papc_model_in *in, double parts,
+                               papc_terms t) {
+    double n = in->P - 1;
+    t = papc_bgs_notices_traffic(t, in->P);
+    return papc_terms_traffic(t, in->P + n + n * parts,
+                              64.0 * in->P + 64 * n + n * (64 * parts + in->m));
+}
+
 papc_terms papc_gather_background_sorted_linear_sync_model(
     const papc_model_in *in) {
     if (in->P <= 1 || in->m <= 0) return papc_gather_linear_sync_model(in);
@@ -440,12 +453,12 @@ papc_terms papc_gather_background_sorted_linear_sync_model(
         papc_terms a = papc_terms_add(hdr, papc_bgs_copy(in->m));
         a = papc_terms_add(a, papc_msg(64 + in->m));
         t = papc_terms_axpy(hdr, in->P - 1, a);
-        return papc_terms_add(t, papc_bgs_copy(2 * in->m));
+        return bsls_traffic(in, 1, papc_terms_add(t, papc_bgs_copy(2 * in->m)));
     }
     papc_terms a = papc_terms_add(hdr, papc_bgs_copy(f));
     a = papc_terms_add(a, papc_msg(64 + f));
     papc_terms b = papc_terms_add(papc_bgs_copy(m2), papc_msg(64 + m2));
     t = papc_terms_add(hdr, papc_terms_add(a, b));
     t = papc_terms_axpy(t, in->P - 2, papc_bgs_max(a, b));
-    return papc_terms_add(t, papc_bgs_copy(in->m + m2));
+    return bsls_traffic(in, 2, papc_terms_add(t, papc_bgs_copy(in->m + m2)));
 }

@@ -35,5 +35,7 @@ papc_terms papc_gatherv_basic_linear_model(const papc_model_in *in) {
     if (in->m <= 0 || in->P < 1) return papc_terms_zero();
     double b = in->m / in->P;
     papc_terms t = papc_terms_scale(papc_msg(b), in->P - 1);
-    return papc_terms_add(t, papc_bgs_copy(b));
+    t = papc_terms_add(t, papc_bgs_copy(b));
+    /* Traffic: the P - 1 non-empty blocks, one message each. */
+    return papc_terms_traffic(t, in->P - 1, (in->P - 1) * b);
 }

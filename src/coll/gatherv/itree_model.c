@@ -20,6 +20,18 @@ papc_terms papc_bgs_itree_busy(const papc_bgs_itree *t) {
     return end;
 }
 
+papc_terms papc_bgs_itree_traffic(const papc_bgs_itree *t, papc_terms x) {
+    double msgs = t->ctl_msgs, bytes = t->ctl_bytes;
+    for (int i = 1; i < t->P; i++) {
+        const papc_bgs_inode *v = &t->node[i];
+        double blocks = v->lone ? 1 : v->blocks;
+        if (blocks <= 0 || t->b <= 0) continue;
+        msgs += 1;
+        bytes += blocks * t->b;
+    }
+    return papc_terms_traffic(x, msgs, bytes);
+}
+
 /* Last rank of the level-k cube number a (fixed root; P-1 for the
  * incomplete last cube). */
 static int fixed_root(int P, int k, int a) {
@@ -31,6 +43,8 @@ static int fixed_root(int P, int k, int a) {
  * root: it waits for it in build_round (papc_recv). */
 static void tell(papc_bgs_itree *t, int groot, int fixed, papc_terms when) {
     if (groot == fixed) return;
+    t->ctl_msgs += 1;
+    t->ctl_bytes += 24;
     papc_terms got = papc_terms_add(when, papc_msg(24));
     t->busy[groot] = papc_bgs_max(t->busy[groot], got);
 }
@@ -59,6 +73,8 @@ static void merge_level(papc_bgs_itree *t, papc_itree_cube *cube, int n,
         int fl = fixed_root(t->P, k, a), fu = fixed_root(t->P, k, a + 1);
         papc_terms at = papc_bgs_max(t->busy[fl], t->busy[fu]);
         at = papc_terms_add(at, papc_msg(24)); /* the states swapped */
+        t->ctl_msgs += 2;
+        t->ctl_bytes += 48;
         t->busy[fl] = t->busy[fu] = at;
         tell(t, (int)lo.groot, fl, at);
         tell(t, (int)up.groot, fu, at);
@@ -76,6 +92,7 @@ int papc_bgs_itree_build(const papc_model_in *in, papc_bgs_itree *t) {
     t->P = P;
     t->b = in->m > 0 ? in->m / P : 0;
     t->rounds = papc_itree_rounds(P);
+    t->ctl_msgs = t->ctl_bytes = 0;
     t->node = malloc((size_t)P * sizeof *t->node);
     t->busy = malloc((size_t)P * sizeof *t->busy);
     papc_itree_cube *cube = malloc((size_t)P * sizeof *cube);

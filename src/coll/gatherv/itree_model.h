@@ -33,6 +33,8 @@ typedef struct papc_bgs_itree {
     double b;               /* bytes of a block */
     papc_bgs_inode *node;   /* [P]; node[0] is the root */
     papc_terms *busy;       /* [P]: when its part of the construction ends */
+    double ctl_msgs;        /* construction messages: 2 per state swap, */
+    double ctl_bytes;       /* 1 per verdict, 24 bytes each */
 } papc_bgs_itree;
 
 /* Builds the tree and the construction's times; 0, or -1 when memory
@@ -42,5 +44,10 @@ void papc_bgs_itree_free(papc_bgs_itree *t);
 
 /* The latest end of any process's construction part. */
 papc_terms papc_bgs_itree_busy(const papc_bgs_itree *t);
+
+/* x plus the whole collective's traffic (model_bgs.h): the construction's
+ * messages and one data message per tree message (blocks > 0) and per
+ * lone block, gather or scatter alike. */
+papc_terms papc_bgs_itree_traffic(const papc_bgs_itree *t, papc_terms x);
 
 #endif /* PAPC_COLL_ITREE_MODEL_H */

@@ -53,7 +53,8 @@ int papc_gatherv_size_aware_binomial(const papc_call *c) {
  * + bδ (the data outrun the construction from level 1 on); blocks above T
  * max(γ(P)(α + bβ) + bδ, (d-1)(α + 24β)) (every block alone, while the
  * construction goes on); m = 0 the construction alone (its messages are
- * still sent; data messages of no bytes never are).  P = 1 is the copy. */
+ * still sent; data messages of no bytes never are).  P = 1 is the copy.
+ * Traffic: papc_bgs_itree_traffic. */
 papc_terms papc_gatherv_size_aware_binomial_model(const papc_model_in *in) {
     double m = in->m > 0 ? in->m : 0;
     if (in->P <= 1) return papc_bgs_copy(m);
@@ -68,8 +69,11 @@ papc_terms papc_gatherv_size_aware_binomial_model(const papc_model_in *in) {
         if (t.node) papc_bgs_itree_free(&t);
         free(last);
         free(kids);
-        return papc_terms_add(papc_bgs_fan(in, in->P - 1, m - m / in->P),
-                              papc_bgs_copy(m / in->P));
+        papc_terms x = papc_terms_add(
+            papc_bgs_fan(in, in->P - 1, m - m / in->P),
+            papc_bgs_copy(m / in->P));
+        /* Out of memory: as if every block moved alone. */
+        return m > 0 ? papc_terms_traffic(x, in->P - 1, m - m / in->P) : x;
     }
     double b = t.b;
     for (int i = 1; i < t.P; i++) /* lone blocks leave at once */
@@ -101,6 +105,7 @@ papc_terms papc_gatherv_size_aware_binomial_model(const papc_model_in *in) {
     free(last);
     free(kids);
     free(kid_bytes);
+    T = papc_bgs_itree_traffic(&t, T);
     papc_bgs_itree_free(&t);
     return T;
 }

@@ -127,5 +127,9 @@ papc_terms papc_scatter_binomial_model(const papc_model_in *in) {
     if (in->m <= 0) return papc_terms_zero();
     papc_terms t = {papc_model_ceil_log2(in->P), (in->P - 1) * in->m, 0, 0,
                     0, 0};
-    return papc_terms_add(t, papc_bgs_copy(in->m));
+    t = papc_terms_add(t, papc_bgs_copy(in->m));
+    /* Traffic: every non-root receives its subtree's run once, P - 1
+     * messages of m Σ spans bytes (papc_bgs_binomial_span_sum). */
+    return papc_terms_traffic(t, in->P - 1,
+                              in->m * papc_bgs_binomial_span_sum(in->P));
 }

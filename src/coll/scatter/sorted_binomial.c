@@ -410,7 +410,19 @@ int papc_scatter_background_sorted_binomial(const papc_call *c) {
  * to a child of span s carries the map, P ints (hb = 4P bytes), and s
  * blocks.  The root orders alone (PAPC_ORDER_LOCAL: no message; the
  * arrival notices overlap).  The deepest path follows the largest child
- * (papc_bgs_big_child). */
+ * (papc_bgs_big_child).
+ * Traffic (sbn_traffic): the notices; every non-root receives one
+ * message, P - 1 of them, carrying the map and its subtree's blocks,
+ * (P-1)(h + 4P) + m Σ spans bytes (h: 64 with the background channel's
+ * header, else 0). */
+static papc_terms sbn_traffic(const papc_model_in *in, double header,
+                              papc_terms t) {
+    double n = in->P - 1;
+    t = papc_bgs_notices_traffic(t, in->P);
+    return papc_terms_traffic(t, n,
+                              n * (header + 4.0 * in->P) +
+                                  in->m * papc_bgs_binomial_span_sum(in->P));
+}
 
 /* SBN: the root posts all its children's messages at once and copies its
  * own block (sbn_root, lines 206-226), a relay receives its message
@@ -435,7 +447,7 @@ papc_terms papc_scatter_sorted_binomial_model(const papc_model_in *in) {
     for (int s = papc_bgs_big_child(in->P); s >= 2; s = papc_bgs_big_child(s))
         t = papc_terms_add(papc_terms_add(t, papc_bgs_copy(map)),
                            sbn_fanout(in, s, 0));
-    return papc_terms_add(t, papc_bgs_copy(map + in->m));
+    return sbn_traffic(in, 0, papc_terms_add(t, papc_bgs_copy(map + in->m)));
 }
 
 /* BSBN, from a receiving monitor on: the handler (bsbn_forward, lines
@@ -486,5 +498,5 @@ papc_terms papc_scatter_background_sorted_binomial_model(
         sent = papc_terms_add(sent, papc_msg(64 + bytes));
         t = papc_bgs_max(t, papc_terms_add(sent, bsbn_below(in, span[i])));
     }
-    return t;
+    return sbn_traffic(in, 64, t);
 }

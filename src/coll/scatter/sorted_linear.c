@@ -196,15 +196,21 @@ int papc_scatter_background_sorted_linear(const papc_call *c) {
  *   T = q γ(w+1)(α + mβ) + γ(r+1)(α + mβ) + mδ      (r = 0: no second)
  * and with PAPC_SLIN_WINDOW=0 the paper's blocking sends (send_blocking,
  * lines 72-80): T = (P-1)(α + mβ) + mδ.  m = 0 costs nothing (call.c);
- * P = 1 is the copy. */
-papc_terms papc_scatter_sorted_linear_model(const papc_model_in *in) {
-    if (in->m <= 0) return papc_terms_zero();
+ * P = 1 is the copy.
+ * Traffic: the notices and P - 1 blocks, whatever the window. */
+static papc_terms slin_time(const papc_model_in *in) {
     int n = in->P - 1, w = slin_window();
     if (w > n) w = n;
     papc_terms t = papc_bgs_copy(in->m);
     if (w <= 0) return papc_terms_axpy(t, n, papc_msg(in->m));
     t = papc_terms_axpy(t, n / w, papc_bgs_fan(in, w, w * in->m));
     return papc_terms_add(t, papc_bgs_fan(in, n % w, (n % w) * in->m));
+}
+
+papc_terms papc_scatter_sorted_linear_model(const papc_model_in *in) {
+    if (in->m <= 0) return papc_terms_zero();
+    papc_terms t = papc_bgs_notices_traffic(slin_time(in), in->P);
+    return papc_terms_traffic(t, in->P - 1, (in->P - 1) * in->m);
 }
 
 /* BSLN, with the background channel: the root packs every block into a
@@ -215,11 +221,14 @@ papc_terms papc_scatter_sorted_linear_model(const papc_model_in *in) {
  * line 157):
  *   T = (P-1) mδ + γ(P)(α + (64 + m)β) + mδ
  * (the last block is packed after all the others, then the fan-out).
- * P = 1 is the copy. */
+ * P = 1 is the copy.  Traffic: the notices and P - 1 messages of
+ * 64 + m bytes. */
 papc_terms papc_scatter_background_sorted_linear_model(
     const papc_model_in *in) {
     if (in->m <= 0) return papc_terms_zero();
     int n = in->P - 1;
     papc_terms t = papc_bgs_fan(in, n, n * (64 + in->m));
-    return papc_terms_add(t, papc_bgs_copy(in->P * in->m));
+    t = papc_terms_add(t, papc_bgs_copy(in->P * in->m));
+    t = papc_bgs_notices_traffic(t, in->P);
+    return papc_terms_traffic(t, n, n * (64 + in->m));
 }

@@ -47,7 +47,8 @@ int papc_scatterv_size_aware_binomial(const papc_call *c) {
  *   (overlapped), a leaf receives straight into recvbuf;
  *   T = max(F_0 + bδ, every R_c + F_c, the end of every process's
  *           construction part).
- * m = 0 is the construction alone; P = 1 is the copy. */
+ * m = 0 is the construction alone; P = 1 is the copy.
+ * Traffic: papc_bgs_itree_traffic. */
 papc_terms papc_scatterv_size_aware_binomial_model(const papc_model_in *in) {
     double m = in->m > 0 ? in->m : 0;
     if (in->P <= 1) return papc_bgs_copy(m);
@@ -62,8 +63,11 @@ papc_terms papc_scatterv_size_aware_binomial_model(const papc_model_in *in) {
         if (t.node) papc_bgs_itree_free(&t);
         free(kids);
         free(kid_bytes);
-        return papc_terms_add(papc_bgs_fan(in, in->P - 1, m - m / in->P),
-                              papc_bgs_copy(m / in->P));
+        papc_terms x = papc_terms_add(
+            papc_bgs_fan(in, in->P - 1, m - m / in->P),
+            papc_bgs_copy(m / in->P));
+        /* Out of memory: as if every block moved alone. */
+        return m > 0 ? papc_terms_traffic(x, in->P - 1, m - m / in->P) : x;
     }
     double b = t.b;
     for (int i = 1; i < t.P; i++) {
@@ -95,6 +99,7 @@ papc_terms papc_scatterv_size_aware_binomial_model(const papc_model_in *in) {
     free(kids);
     free(kid_bytes);
     free(have);
+    T = papc_bgs_itree_traffic(&t, T);
     papc_bgs_itree_free(&t);
     return T;
 }
