@@ -937,39 +937,67 @@ static void write_csv_rows(FILE *f, const papc_alg_desc *row, const point *pts,
     fflush(f);
 }
 
+/* Does point pt belong to the fit of segment size seg (-1: every segment
+ * size)?  A segment of at least m is the whole message: those points are
+ * the unsegmented ones, measured once. */
+static int fits_seg(const point *pt, double seg) {
+    if (seg < 0 || (double)pt->seg == seg) return 1;
+    return pt->seg == 0 && (double)pt->m <= seg;
+}
+
+/* Fits the points of p (and of segment size seg, -1: all) and adds the
+ * profile entry; the points it alone serves get its prediction.  0 when
+ * added. */
+static int fit_subset(tuner *tu, const char *coll, const papc_alg_desc *row,
+                      point *pts, const papc_terms *x, const double *t,
+                      int n, double gop, int p, double seg) {
+    papc_profile *prof = tu->prof;
+    papc_terms *xs = xmalloc((size_t)n * sizeof *xs);
+    double *ts = xmalloc((size_t)n * sizeof *ts);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (pts[i].p == p && fits_seg(&pts[i], seg)) xs[k] = x[i], ts[k++] = t[i];
+    papc_params ab;
+    double sigma = 0, rel = 0;
+    int bad = k < 3 || prof->nalgs >= PAPC_PROFILE_MAX_ALGS ||
+              papc_fit_huber(k, xs, ts, gop, prof->copy, &ab, &sigma, &rel);
+    free(xs), free(ts);
+    if (bad) return -1;
+    papc_profile_alg *a = &prof->algs[prof->nalgs++];
+    snprintf(a->collective, sizeof a->collective, "%s", coll);
+    snprintf(a->name, sizeof a->name, "%s", row->info.name);
+    a->p = p, a->ab = ab, a->sigma = sigma, a->rel = rel, a->points = k;
+    a->per_seg = seg >= 0, a->segsize = seg >= 0 ? seg : 0;
+    for (int i = 0; i < n; i++)
+        if (pts[i].p == p && (seg < 0 || (double)pts[i].seg == seg))
+            pts[i].predicted = papc_model_time(x[i], ab, gop, prof->copy);
+    fprintf(stderr, seg < 0 ? " %d:%.0f%%" : " %d/%.0f:%.0f%%", p,
+            seg < 0 ? 100 * rel : seg, 100 * rel);
+    return 0;
+}
+
 /* The paper's remedy (Sect. VI) where one α, β cannot serve every P: a
  * fit per measured P, used by the selector between the two nearest.  On an
  * oversubscribed machine the time grows with P faster than any model of
  * the network can say (16 ranks share 2 cores): one pair over P = 4..16
- * missed by a median of +158 % at P = 4 and -48 % at 16.  The points of a
- * P get that P's prediction in the CSV. */
+ * missed by a median of +158 % at P = 4 and -48 % at 16.  Segmented rows
+ * also get a fit per (P, segment size): the paper fixes one segment size
+ * per algorithm, so each (algorithm, segment size) is an algorithm of its
+ * own; one pair over all three sizes missed chain/63K at 4 MiB, P = 4, by
+ * -43 % on shared memory (each segment costs more than a network α there)
+ * and the selector chose it over basic_linear, 54 % slower. */
 static void fit_row_per_p(tuner *tu, const char *coll,
                           const papc_alg_desc *row, point *pts,
                           const papc_terms *x, const double *t, int n,
                           double gop) {
-    papc_profile *prof = tu->prof;
-    papc_terms *xs = xmalloc((size_t)n * sizeof *xs);
-    double *ts = xmalloc((size_t)n * sizeof *ts);
+    int segmented = (row->info.flags & PAPC_FLAG_SEGMENTED) != 0;
     for (int q = 0; q < tu->pl->nprocs; q++) {
-        int p = tu->pl->procs[q], k = 0;
-        for (int i = 0; i < n; i++)
-            if (pts[i].p == p) xs[k] = x[i], ts[k++] = t[i];
-        papc_params ab;
-        double sigma = 0, rel = 0;
-        if (k < 3 || papc_fit_huber(k, xs, ts, gop, prof->copy, &ab, &sigma,
-                                    &rel) ||
-            prof->nalgs >= PAPC_PROFILE_MAX_ALGS)
-            continue;
-        papc_profile_alg *a = &prof->algs[prof->nalgs++];
-        snprintf(a->collective, sizeof a->collective, "%s", coll);
-        snprintf(a->name, sizeof a->name, "%s", row->info.name);
-        a->p = p, a->ab = ab, a->sigma = sigma, a->rel = rel, a->points = k;
-        for (int i = 0; i < n; i++)
-            if (pts[i].p == p)
-                pts[i].predicted = papc_model_time(x[i], ab, gop, prof->copy);
-        fprintf(stderr, " %d:%.0f%%", p, 100 * rel);
+        int p = tu->pl->procs[q];
+        fit_subset(tu, coll, row, pts, x, t, n, gop, p, -1);
+        for (int s = 0; segmented && s < tu->pl->nsegs; s++)
+            fit_subset(tu, coll, row, pts, x, t, n, gop, p,
+                       (double)tu->pl->segs[s]);
     }
-    free(xs), free(ts);
 }
 
 /* Rank 0: the row's model at every point, the Huber fit, the prediction

@@ -117,7 +117,7 @@ static const tx_alg tx_ompi_gather[] = {
     {"linear_sync", "linear_sync", 0, 0}, {NULL, NULL, 0, 0}};
 static const tx_alg tx_ompi_scatter[] = {
     {"basic_linear", "basic_linear", 0, 0}, {"binomial", "binomial", 0, 0},
-    {NULL, NULL, 0, 0}};
+    {"linear_nb", "linear_nb", 0, 0}, {NULL, NULL, 0, 0}};
 static const tx_alg tx_ompi_bcast[] = {
     {"basic_linear", "basic_linear", 0, 0}, {"chain", "pipeline", 1, 0},
     {"k_chain", "chain", 1, 4}, {"binary", "binary_tree", 1, 0},

@@ -23,6 +23,7 @@ papc_terms papc_gather_background_sorted_binomial_model(
 
 int papc_scatter_basic_linear(const papc_call *c);
 int papc_scatter_binomial(const papc_call *c);
+int papc_scatter_linear_nb(const papc_call *c);
 int papc_scatter_sorted_linear(const papc_call *c);
 int papc_scatter_background_sorted_linear(const papc_call *c);
 int papc_scatter_sorted_binomial(const papc_call *c);
@@ -30,6 +31,7 @@ int papc_scatter_background_sorted_binomial(const papc_call *c);
 /* Their cost models (issue 12). */
 papc_terms papc_scatter_basic_linear_model(const papc_model_in *in);
 papc_terms papc_scatter_binomial_model(const papc_model_in *in);
+papc_terms papc_scatter_linear_nb_model(const papc_model_in *in);
 papc_terms papc_scatter_sorted_linear_model(const papc_model_in *in);
 papc_terms papc_scatter_background_sorted_linear_model(const papc_model_in *in);
 papc_terms papc_scatter_sorted_binomial_model(const papc_model_in *in);

@@ -213,6 +213,25 @@ typedef struct choice {
     double seconds;
 } choice;
 
+/* One (row, segment size)'s predicted time: parameters fitted at the
+ * measured P on either side of the call's (to this segment size alone when
+ * the profile has such fits), the prediction interpolated linearly in P. */
+static double predict_at(const papc_profile *p, const papc_alg_desc *a,
+                         const papc_model_in *in, papc_opclass k,
+                         const char **note) {
+    const papc_profile_alg *lo, *hi;
+    const char *coll = papc_collective_name(a->info.collective);
+    double seg = (a->info.flags & PAPC_FLAG_SEGMENTED) ? in->segsize : -1;
+    papc_profile_bracket_seg(p, coll, a->info.name, in->P, seg, &lo, &hi);
+    papc_params ab_lo = lo ? lo->ab : p->p2p, ab_hi = hi ? hi->ab : p->p2p;
+    double w = lo && hi && hi->p > lo->p
+                   ? (double)(in->P - lo->p) / (double)(hi->p - lo->p) : 0;
+    if (!lo) *note = "not in the profile: ping-pong alpha, beta";
+    papc_terms x = a->model(in);
+    return (1 - w) * papc_model_time(x, ab_lo, p->gamma_op[k], p->copy) +
+           w * papc_model_time(x, ab_hi, p->gamma_op[k], p->copy);
+}
+
 /* One row's best prediction, or seconds < 0 with *note saying why not. */
 static choice predict_row(const papc_profile *p, const papc_alg_desc *a,
                           int row, int P, size_t bytes, int commutative,
@@ -231,24 +250,12 @@ static choice predict_row(const papc_profile *p, const papc_alg_desc *a,
         *note = "no cost model";
         return best;
     }
-    /* Parameters fitted at the measured P on either side of the call's,
-     * the prediction interpolated linearly in P between them. */
-    const papc_profile_alg *lo, *hi;
-    const char *coll = papc_collective_name(a->info.collective);
-    papc_profile_bracket(p, coll, a->info.name, P, &lo, &hi);
-    papc_params ab_lo = lo ? lo->ab : p->p2p, ab_hi = hi ? hi->ab : p->p2p;
-    double w = lo && hi && hi->p > lo->p
-                   ? (double)(P - lo->p) / (double)(hi->p - lo->p) : 0;
-    if (!lo) *note = "not in the profile: ping-pong alpha, beta";
     papc_model_in in = {P, (double)bytes, 0, p->eager, commutative,
                         &p->gamma};
     int segmented = (a->info.flags & PAPC_FLAG_SEGMENTED) != 0;
     for (int s = 0; s < (segmented ? NSEG : 1); s++) {
         in.segsize = segmented ? (double)seg_candidates[s] : 0;
-        papc_terms x = a->model(&in);
-        double t = (1 - w) * papc_model_time(x, ab_lo, p->gamma_op[k],
-                                             p->copy) +
-                   w * papc_model_time(x, ab_hi, p->gamma_op[k], p->copy);
+        double t = predict_at(p, a, &in, k, note);
         if (!isfinite(t) || t < 0) continue;
         if (best.seconds < 0 || t < best.seconds) {
             best.seconds = t;

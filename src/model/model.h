@@ -118,13 +118,16 @@ int papc_fit_huber(int n, const papc_terms *x, const double *t,
 /* ---- Profiles (JSON through jansson) ---- */
 
 #define PAPC_PROFILE_VERSION 1
-#define PAPC_PROFILE_MAX_ALGS 512
+#define PAPC_PROFILE_MAX_ALGS 1024
 
 typedef struct papc_profile_alg {
     char collective[16];      /* "bcast", ... */
     char name[48];            /* the table row's name */
     int p;                    /* the P these parameters were fitted at;
                                  0: over every P of the design */
+    int per_seg;              /* 1: fitted to one segment size only */
+    double segsize;           /* that segment size, bytes (0 = whole
+                                 message); only when per_seg */
     papc_params ab;
     double sigma, rel;        /* the fit's residual (s; relative) */
     int points;               /* experiments it was fitted from */
@@ -170,7 +173,8 @@ const papc_profile_alg *papc_profile_find(const papc_profile *p,
  * communicator has the same profile (0 only for p == NULL, "no profile";
  * machine, date and the fit statistics are left out). */
 uint64_t papc_profile_hash(const papc_profile *p);
-/* The entry of (collective, name) fitted at exactly p (0: over every P). */
+/* The entry of (collective, name) fitted at exactly p (0: over every P)
+ * over every segment size (per_seg == 0). */
 const papc_profile_alg *papc_profile_find_p(const papc_profile *p,
                                             const char *collective,
                                             const char *name, int at);
@@ -184,5 +188,13 @@ void papc_profile_bracket(const papc_profile *p, const char *collective,
                           const char *name, int P,
                           const papc_profile_alg **lo,
                           const papc_profile_alg **hi);
+/* As papc_profile_bracket among the entries fitted to segment size seg
+ * alone (per_seg); without any, the entries fitted over every segment
+ * size.  Each (algorithm, segment size) of a segmented row is then its own
+ * algorithm in the paper's sense, with its own α, β. */
+void papc_profile_bracket_seg(const papc_profile *p, const char *collective,
+                              const char *name, int P, double seg,
+                              const papc_profile_alg **lo,
+                              const papc_profile_alg **hi);
 
 #endif

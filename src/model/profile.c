@@ -25,8 +25,11 @@
  *                                            parameters (model.h);
  *                                            "p" (optional, default 0): the
  *                                            P the fit is for, 0 = every P;
+ *                                            "segsize" (optional): the
+ *                                            fit is for this segment size
+ *                                            alone (0 = whole message);
  *                                            one entry per (collective,
- *                                            name, p)
+ *                                            name, p, segsize)
  *   }
  *
  * Every field is required; keys the reader does not know are ignored (a
@@ -303,6 +306,24 @@ static int read_alg(problem *pb, const json_t *a, int i,
     if (json_object_get(a, "nu_byte") &&
         get_number(pb, a, where, "nu_byte", &alg->ab.nu_byte))
         return -1;
+    alg->per_seg = 0, alg->segsize = 0;
+    if (json_object_get(a, "segsize")) {
+        if (get_number(pb, a, where, "segsize", &alg->segsize)) return -1;
+        alg->per_seg = 1;
+    }
+    return 0;
+}
+
+static int same_entry(const papc_profile_alg *a, const papc_profile_alg *b) {
+    return strncmp(a->collective, b->collective, sizeof a->collective) == 0 &&
+           strncmp(a->name, b->name, sizeof a->name) == 0 && a->p == b->p &&
+           a->per_seg == b->per_seg &&
+           (!a->per_seg || a->segsize == b->segsize);
+}
+
+static int listed_before(const papc_profile *p, int i) {
+    for (int j = 0; j < i; j++)
+        if (same_entry(&p->algs[j], &p->algs[i])) return 1;
     return 0;
 }
 
@@ -317,7 +338,7 @@ static int read_algorithms(problem *pb, const json_t *root,
     for (size_t i = 0; i < n; i++) {
         papc_profile_alg *alg = &out->algs[i];
         if (read_alg(pb, json_array_get(arr, i), (int)i, alg)) return -1;
-        if (papc_profile_find_p(out, alg->collective, alg->name, alg->p))
+        if (listed_before(out, (int)i))
             return complain(pb, "algorithm %s/%s is listed twice%s",
                             alg->collective, alg->name,
                             alg->p ? " for the same p" : "");
@@ -448,6 +469,7 @@ static json_t *build_alg(builder *b, const papc_profile_alg *a, int i) {
     if (a->p) put(b, o, "p", json_integer(a->p), "out of memory");
     if (a->ab.nu_msg) put_real(b, o, where, "nu_msg", a->ab.nu_msg);
     if (a->ab.nu_byte) put_real(b, o, where, "nu_byte", a->ab.nu_byte);
+    if (a->per_seg) put_real(b, o, where, "segsize", a->segsize);
     return o;
 }
 
@@ -588,7 +610,8 @@ const papc_profile_alg *papc_profile_find_p(const papc_profile *p,
                                             const char *name, int at) {
     if (!p || !collective || !name) return NULL;
     for (int i = 0; i < alg_count(p); i++)
-        if (same_alg(&p->algs[i], collective, name) && p->algs[i].p == at)
+        if (same_alg(&p->algs[i], collective, name) && p->algs[i].p == at &&
+            !p->algs[i].per_seg)
             return &p->algs[i];
     return NULL;
 }
@@ -600,29 +623,61 @@ const papc_profile_alg *papc_profile_find(const papc_profile *p,
     const papc_profile_alg *a = papc_profile_find_p(p, collective, name, 0);
     if (a || !p || !collective || !name) return a;
     for (int i = 0; i < alg_count(p); i++)
-        if (same_alg(&p->algs[i], collective, name)) return &p->algs[i];
+        if (same_alg(&p->algs[i], collective, name) && !p->algs[i].per_seg)
+            return &p->algs[i];
     return NULL;
+}
+
+/* Does entry a belong to the set asked for: the pooled entries (seg < 0)
+ * or those fitted to segment size seg alone? */
+static int in_set(const papc_profile_alg *a, double seg) {
+    return seg < 0 ? !a->per_seg : a->per_seg && a->segsize == seg;
+}
+
+/* The nearest per-P entries of one set around P; the every-P entry of the
+ * set when it has no per-P ones. */
+static int bracket_in(const papc_profile *p, const char *collective,
+                      const char *name, int P, double seg,
+                      const papc_profile_alg **lo,
+                      const papc_profile_alg **hi) {
+    const papc_profile_alg *below = NULL, *above = NULL, *every = NULL;
+    for (int i = 0; i < alg_count(p); i++) {
+        const papc_profile_alg *a = &p->algs[i];
+        if (!same_alg(a, collective, name) || !in_set(a, seg)) continue;
+        if (a->p <= 0) {
+            if (!every) every = a;
+            continue;
+        }
+        if (a->p <= P && (!below || a->p > below->p)) below = a;
+        if (a->p >= P && (!above || a->p < above->p)) above = a;
+    }
+    if (!below && !above) {
+        *lo = *hi = every;
+        return every != NULL;
+    }
+    *lo = below ? below : above;
+    *hi = above ? above : below;
+    return 1;
 }
 
 void papc_profile_bracket(const papc_profile *p, const char *collective,
                           const char *name, int P,
                           const papc_profile_alg **lo,
                           const papc_profile_alg **hi) {
-    const papc_profile_alg *below = NULL, *above = NULL;
     *lo = *hi = NULL;
     if (!p || !collective || !name) return;
-    for (int i = 0; i < alg_count(p); i++) {
-        const papc_profile_alg *a = &p->algs[i];
-        if (a->p <= 0 || !same_alg(a, collective, name)) continue;
-        if (a->p <= P && (!below || a->p > below->p)) below = a;
-        if (a->p >= P && (!above || a->p < above->p)) above = a;
-    }
-    if (!below && !above) {
+    if (!bracket_in(p, collective, name, P, -1, lo, hi))
         *lo = *hi = papc_profile_find(p, collective, name);
-        return;
-    }
-    *lo = below ? below : above;
-    *hi = above ? above : below;
+}
+
+void papc_profile_bracket_seg(const papc_profile *p, const char *collective,
+                              const char *name, int P, double seg,
+                              const papc_profile_alg **lo,
+                              const papc_profile_alg **hi) {
+    *lo = *hi = NULL;
+    if (!p || !collective || !name) return;
+    if (seg < 0 || !bracket_in(p, collective, name, P, seg, lo, hi))
+        papc_profile_bracket(p, collective, name, P, lo, hi);
 }
 
 /* 64-bit FNV-1a. */
@@ -684,6 +739,8 @@ uint64_t papc_profile_hash(const papc_profile *p) {
         h = fnv_string(h, a->collective, sizeof a->collective);
         h = fnv_string(h, a->name, sizeof a->name);
         h = fnv_int(h, a->p);
+        h = fnv_int(h, a->per_seg);
+        h = fnv_double(h, a->per_seg ? a->segsize : 0);
         h = fnv_double(h, a->ab.alpha);
         h = fnv_double(h, a->ab.beta);
         h = fnv_double(h, a->ab.nu_msg);

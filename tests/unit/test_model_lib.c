@@ -395,6 +395,11 @@ static void make_profile(papc_profile *p) {
     add_alg(p, "bcast", "split_binary", M_PI * 1e-6, M_E * 1e-10);
     add_alg(p, "gather", "linear_sync", 1e-5, 0);
     add_alg(p, "allreduce", "pre_reduced_ring", 0, 1e-9 / 7);
+    /* fits of one segment size alone, the whole message (0) one of them */
+    add_alg(p, "bcast", "binomial", 3.5e-6, 9.1e-10);
+    p->algs[4].per_seg = 1, p->algs[4].segsize = 8192;
+    add_alg(p, "bcast", "binomial", 1.5e-6, 7.7e-10);
+    p->algs[5].per_seg = 1, p->algs[5].segsize = 0;
 }
 
 static void assert_profiles_equal(const papc_profile *a,
@@ -423,6 +428,8 @@ static void assert_profiles_equal(const papc_profile *a,
         assert_true(a->algs[i].sigma == b->algs[i].sigma);
         assert_true(a->algs[i].rel == b->algs[i].rel);
         assert_int_equal(a->algs[i].points, b->algs[i].points);
+        assert_int_equal(a->algs[i].per_seg, b->algs[i].per_seg);
+        assert_true(a->algs[i].segsize == b->algs[i].segsize);
     }
     /* and nothing else differs (both zero-filled outside the fields) */
     assert_memory_equal(a, b, sizeof *a);
@@ -541,6 +548,8 @@ static void test_profile_hash(void **state) {
             q->algs[1] = t;
             break;
         }
+        case 19: q->algs[4].segsize = 64512; break;
+        case 20: q->algs[5].per_seg = 0, q->algs[5].p = 8; break;
         case 18: /* the bytes move between the strings */
             strcpy(q->algs[0].collective, "bcastb");
             strcpy(q->algs[0].name, "inomial");
@@ -725,7 +734,7 @@ static void test_profile_refuses_fields(void **state) {
     expect_doc_refused(d, NULL, "algorithms[0].points is too large");
     d = valid_doc();
     json_array_append_new(json_object_get(d, "algorithms"), json_integer(3));
-    expect_doc_refused(d, NULL, "algorithms[4] must be an object");
+    expect_doc_refused(d, NULL, "algorithms[6] must be an object");
     d = valid_doc();
     json_object_set_new(alg(d, 0), "name", json_string(""));
     expect_doc_refused(d, NULL, "algorithms[0].name is empty");
@@ -810,7 +819,7 @@ static void test_profile_refuses_values(void **state) {
     expect_doc_refused(d, NULL, "algorithm bcast/split_binary is listed twice");
     d = valid_doc();
     json_t *arr = json_object_get(d, "algorithms");
-    for (int i = 4; i <= PAPC_PROFILE_MAX_ALGS; i++) {
+    for (int i = 6; i <= PAPC_PROFILE_MAX_ALGS; i++) {
         json_t *a = json_deep_copy(alg(d, 0));
         char name[32];
         snprintf(name, sizeof name, "alg%d", i);
@@ -914,7 +923,7 @@ static void test_profile_write_refuses(void **state) {
         case 2: p->copy = INFINITY; want = "field copy is not finite"; break;
         case 3: p->gamma.n = 1; want = "gamma.n = 1"; break;
         case 4: p->gamma.n = PAPC_GAMMA_MAX + 1; want = "gamma.n = 65"; break;
-        case 5: p->nalgs = PAPC_PROFILE_MAX_ALGS + 1; want = "nalgs = 513"; break;
+        case 5: p->nalgs = PAPC_PROFILE_MAX_ALGS + 1; want = "nalgs = 1025"; break;
         case 6: p->algs[2] = p->algs[0]; want = "bcast/binomial is listed twice"; break;
         case 7: p->algs[0].name[0] = 0; want = "algorithms[0].name is empty"; break;
         case 8: p->pmin = 0; want = "p_range [0, 64]"; break;
@@ -1018,6 +1027,34 @@ static void test_profile_bracket(void **state) {
     assert_true(lo == NULL && hi == NULL);
     assert_true(papc_profile_find(&p, "bcast", "chain") == &p.algs[0]);
     assert_true(papc_profile_find_p(&p, "bcast", "chain", 16) == &p.algs[3]);
+
+    /* fits of one segment size: chain/8192 at P = 4 and 16, chain/0 at
+     * every P; bracketing among them, the pooled entries otherwise */
+    const struct { int p; double seg; } segs[] = {{4, 8192}, {16, 8192},
+                                                  {0, 0}};
+    for (int i = 0; i < 3; i++) {
+        papc_profile_alg *a = &p.algs[5 + i];
+        snprintf(a->collective, sizeof a->collective, "bcast");
+        snprintf(a->name, sizeof a->name, "chain");
+        a->p = segs[i].p, a->per_seg = 1, a->segsize = segs[i].seg;
+    }
+    p.nalgs = 8;
+    papc_profile_bracket_seg(&p, "bcast", "chain", 8, 8192, &lo, &hi);
+    assert_true(lo == &p.algs[5] && hi == &p.algs[6]);
+    papc_profile_bracket_seg(&p, "bcast", "chain", 16, 8192, &lo, &hi);
+    assert_true(lo == &p.algs[6] && hi == &p.algs[6]);
+    papc_profile_bracket_seg(&p, "bcast", "chain", 12, 0, &lo, &hi);
+    assert_true(lo == &p.algs[7] && hi == &p.algs[7]);
+    papc_profile_bracket_seg(&p, "bcast", "chain", 12, 64512, &lo, &hi);
+    assert_true(lo == &p.algs[2] && hi == &p.algs[3]);
+    papc_profile_bracket_seg(&p, "bcast", "chain", 12, -1, &lo, &hi);
+    assert_true(lo == &p.algs[2] && hi == &p.algs[3]);
+    papc_profile_bracket_seg(&p, "bcast", "binary", 12, 8192, &lo, &hi);
+    assert_true(lo == &p.algs[4] && hi == &p.algs[4]);
+    /* the pooled lookups never return a one-segment-size fit */
+    papc_profile_bracket(&p, "bcast", "chain", 12, &lo, &hi);
+    assert_true(lo == &p.algs[2] && hi == &p.algs[3]);
+    assert_true(papc_profile_find_p(&p, "bcast", "chain", 4) == &p.algs[1]);
 }
 
 int main(void) {

@@ -141,6 +141,7 @@ static const named_model all_models[] = {
      papc_gather_background_sorted_binomial_model},
     {PAPC_SCATTER, "basic_linear", papc_scatter_basic_linear_model},
     {PAPC_SCATTER, "binomial", papc_scatter_binomial_model},
+    {PAPC_SCATTER, "linear_nb", papc_scatter_linear_nb_model},
     {PAPC_SCATTER, "sorted_linear", papc_scatter_sorted_linear_model},
     {PAPC_SCATTER, "sorted_binomial", papc_scatter_sorted_binomial_model},
     {PAPC_SCATTER, "background_sorted_linear",
@@ -570,6 +571,13 @@ static const hand scatter_binomial[] = {
     {16, 100, 0, 4, 1500, 100},      {16, K64, 0, 4, 983040, K64},
 };
 
+/* linear_nb: one non-blocking fan-out of P-1 blocks: γ(P)(a + m b) + m d,
+ * γ ≡ 1 here (γ(p) = p - 1 in test_scatter_window_and_gamma). */
+static const hand scatter_linear_nb[] = {
+    {2, 100, 0, 1, 100, 100},        {2, K64, 0, 1, K64, K64},
+    {5, 100, 0, 1, 100, 100},        {16, K64, 0, 1, K64, K64},
+};
+
 static const hand scatter_sorted_linear[] = {
     {2, 100, 0, 1, 100, 100},        {2, K64, 0, 1, K64, K64},
     {5, 100, 0, 1, 100, 100},        {5, K64, 0, 1, K64, K64},
@@ -650,6 +658,7 @@ static void test_scatter_by_hand(void **state) {
     (void)state;
     CHECK(papc_scatter_basic_linear_model, scatter_basic_linear);
     CHECK(papc_scatter_binomial_model, scatter_binomial);
+    CHECK(papc_scatter_linear_nb_model, scatter_linear_nb);
     CHECK(papc_scatter_sorted_linear_model, scatter_sorted_linear);
     CHECK(papc_scatter_background_sorted_linear_model, scatter_bsln);
     CHECK(papc_scatter_sorted_binomial_model, scatter_sorted_binomial);
@@ -674,6 +683,10 @@ static void test_scatter_window_and_gamma(void **state) {
     static const hand slin_w0[] = {{16, 100, 0, 15, 1500, 100}};
     static const hand bsln_g[] = {{5, 100, 0, 4, 656, 500}};
     static const hand sbn_g[] = {{4, 100, 0, 3, 448, 132}};
+    static const hand lnb_g[] = {{16, 100, 0, 15, 1500, 100},
+                                 {2, 100, 0, 1, 100, 100}};
+    check_with("linear_nb γ", papc_scatter_linear_nb_model, lnb_g, 2, EAGER,
+               &g);
     check_with("sorted_linear γ", papc_scatter_sorted_linear_model, slin_g,
                1, EAGER, &g);
     setenv("PAPC_SLIN_WINDOW", "4", 1);
@@ -1013,6 +1026,7 @@ static void test_traffic_by_hand(void **state) {
     CHECK_TRAFFIC(papc_bcast_split_binary_model, bcast_split_traffic);
     CHECK_TRAFFIC(papc_gather_basic_linear_model, linear_traffic);
     CHECK_TRAFFIC(papc_scatter_basic_linear_model, linear_traffic);
+    CHECK_TRAFFIC(papc_scatter_linear_nb_model, linear_traffic);
     CHECK_TRAFFIC(papc_gather_linear_sync_model, ls_traffic);
     CHECK_TRAFFIC(papc_gather_sorted_linear_sync_model, sls_traffic);
     CHECK_TRAFFIC(papc_gather_binomial_model, binomial_traffic);

@@ -9,6 +9,10 @@ const papc_alg_desc papc_scatter_algs[] = {
       "binomial tree, each holder passes half of what it holds (Open MPI "
       "binomial)"},
      papc_scatter_binomial, papc_scatter_binomial_model},
+    {{PAPC_SCATTER, "linear_nb", "lnb", 0, 0,
+      "root posts every block's send at once, then waits (Open MPI "
+      "linear_nb)"},
+     papc_scatter_linear_nb, papc_scatter_linear_nb_model},
     {{PAPC_SCATTER, "sorted_linear", "slin sln", 0,
       PAPC_FLAG_ARRIVAL_AWARE,
       "root sends the blocks in predicted arrival order (Proficz 2020 SLIN)"},
