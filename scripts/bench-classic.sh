@@ -83,6 +83,7 @@ gather    binomial           binomial           -
 gather    linear_sync        linear_sync        first
 scatter   basic_linear       basic_linear       -
 scatter   binomial           binomial           -
+scatter   linear_nb          linear_nb          -
 bcast     basic_linear       basic_linear       -
 bcast     chain              pipeline           seg
 bcast     k_chain            chain              seg,fanout4

@@ -71,7 +71,7 @@ OMPI_TO_PAPC = {
     "gather": {"basic_linear": "basic_linear", "binomial": "binomial",
                "linear_sync": "linear_sync"},
     "scatter": {"basic_linear": "basic_linear", "binomial": "binomial",
-                "linear_nb": None},
+                "linear_nb": "linear_nb"},
     "bcast": {"basic_linear": "basic_linear", "chain": "k_chain",
               "pipeline": "chain", "split_binary_tree": "split_binary",
               "binary_tree": "binary", "binomial": "binomial",
