@@ -28,6 +28,8 @@ def _build_dir_candidates():
     """The library in <repo>/build/lib when this package is python/papcoll
     of a source checkout."""
     repo = Path(__file__).resolve().parents[2]
+    if not (repo / "include" / "papcoll.h").is_file():
+        return []  # an installed copy: no source tree around it
     lib = repo / "build" / "lib"
     return [lib / LIBRARY_NAME, lib / (LIBRARY_NAME + ".0")]
 
