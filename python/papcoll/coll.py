@@ -228,7 +228,8 @@ _OP_KINDS = {"MAX": "iuf", "MIN": "iuf", "SUM": "iufc", "PROD": "iufc",
              "LAND": "iub", "LOR": "iub", "LXOR": "iub",
              "BAND": "iu", "BOR": "iu", "BXOR": "iu",
              "MAXLOC": "", "MINLOC": "", "REPLACE": "", "NO_OP": ""}
-_PREDEFINED_OPS = {MPI._handleof(getattr(MPI, n)): n
+# keyed by the C handle's value, which _op computes anyway
+_PREDEFINED_OPS = {_lib.handle(getattr(MPI, n), _lib.Op_t).value: n
                    for n in _OP_KINDS if hasattr(MPI, n)}
 
 
@@ -238,12 +239,12 @@ def _op(op, buf):
     if not isinstance(op, MPI.Op) or op == MPI.OP_NULL:
         _fail(MPI.ERR_OP, f"op must be an mpi4py op (MPI.SUM, MPI.MAX, "
               f"MPI.Op.Create(...)), not {op!r}")
-    name = _PREDEFINED_OPS.get(MPI._handleof(op))
-    kind = buf.array.dtype.kind
-    if name is not None and kind not in _OP_KINDS[name]:
+    c_op = _lib.handle(op, _lib.Op_t)
+    name = _PREDEFINED_OPS.get(c_op.value)
+    if name is not None and buf.array.dtype.kind not in _OP_KINDS[name]:
         _fail(MPI.ERR_OP, f"MPI.{name} is not defined on {buf.what}'s dtype "
               f"{buf.array.dtype}")
-    return _lib.handle(op, _lib.Op_t)
+    return c_op
 
 
 def _collective_index(collective):
