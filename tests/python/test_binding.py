@@ -24,7 +24,6 @@ import os
 import subprocess
 import sys
 import unittest
-from pathlib import Path
 
 try:
     import numpy as np
@@ -92,8 +91,8 @@ class Base(unittest.TestCase):
     def tearDown(self):
         failed = comm.allreduce(len(self.problems) > 0, op=MPI.LOR)
         if failed:
-            mine = "; ".join(self.problems[:5]) or "(fine here)"
-            self.fail(f"rank {rank}: {mine}")
+            here = "; ".join(self.problems[:5]) or "(fine here)"
+            self.fail(f"rank {rank}: {here}")
 
     def same(self, got, want, what):
         got, want = np.asarray(got), np.asarray(want)
