@@ -998,6 +998,49 @@ static void test_fit_contention(void **state) {
     assert_true(relerr(ab.beta, b + 2 * nb) < 1e-6 && relerr(ab.alpha, a) < 1e-6);
 }
 
+/* Times that are not Hockney-shaped, as measured (select-bench runs of
+ * 2026-11-26): bcast basic_linear at P = 8 on the emulated cluster, flat
+ * 0.5 ms up to 12 KiB then linear; scatter basic_linear at P = 16 on
+ * shared memory, 70 us up to 152 B, a step to 400 us, linear above.  No
+ * α + mβ fits both sides, but the fit must not give up the large sizes to
+ * fit the small ones exactly: a median-residual choice among column
+ * subsets took α alone (the largest point predicted 100 x too fast).
+ * Every point within a factor 4, the largest within 50 %. */
+static void check_step_fit(const double *m, const double *t, int n,
+                           double a_coef, double b_per_byte) {
+    papc_terms x[16];
+    for (int i = 0; i < n; i++) {
+        x[i] = papc_terms_zero();
+        x[i].alpha = a_coef;
+        x[i].beta = b_per_byte * m[i];
+    }
+    papc_params ab;
+    assert_int_equal(papc_fit_huber(n, x, t, 0, 0, &ab, NULL, NULL), 0);
+    for (int i = 0; i < n; i++) {
+        double pred = papc_model_time(x[i], ab, 0, 0);
+        if (!(pred > t[i] / 4 && pred < t[i] * 4))
+            fail_msg("point %d (m = %.0f): predicted %g s, measured %g s", i,
+                     m[i], pred, t[i]);
+    }
+    double last = papc_model_time(x[n - 1], ab, 0, 0);
+    assert_true(relerr(last, t[n - 1]) < 0.5);
+}
+
+static void test_fit_step(void **state) {
+    (void)state;
+    const double m1[] = {8, 32, 152, 648, 2784, 12040, 52016, 224720, 970848,
+                         4194304};
+    const double t1[] = {6.52504e-4, 5.0116e-4, 5.15668e-4, 5.03935e-4,
+                         4.98034e-4, 5.02092e-4, 2.578968e-3, 1.301792e-2,
+                         6.12045465e-2, 2.48405574e-1};
+    check_step_fit(m1, t1, 10, 7.32061045, 7.32061045);
+    const double m2[] = {8, 32, 152, 648, 2784, 12040, 52016, 224720, 970848};
+    const double t2[] = {1.44612e-4, 7.9148e-5, 8.2906e-5, 4.23915e-4,
+                         4.20158e-4, 4.76744e-4, 6.12669e-4, 1.111575e-3,
+                         3.417741e-3};
+    check_step_fit(m2, t2, 9, 15, 15);
+}
+
 /* Per-P entries: exact P, bracketing, outside the range, every-P only. */
 static void test_profile_bracket(void **state) {
     (void)state;
@@ -1067,6 +1110,7 @@ int main(void) {
         cmocka_unit_test(test_fit_negative),
         cmocka_unit_test(test_fit_degenerate),
         cmocka_unit_test(test_fit_contention),
+        cmocka_unit_test(test_fit_step),
         cmocka_unit_test(test_profile_bracket),
         cmocka_unit_test(test_profile_round_trip),
         cmocka_unit_test(test_profile_find),
