@@ -7,7 +7,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps test demo demo-cluster clean check-mpich
+.PHONY: all build deps test demo demo-cluster clean check-mpich example-fft
 
 all: build
 
@@ -29,6 +29,11 @@ demo: deps build
 # The demo's sweep on the emulated 8-host 1 Gbit/s Ethernet cluster (root).
 demo-cluster: deps build
 	@scripts/demo-cluster.sh $(BUILD)/bin results-cluster
+
+# The parallel FFT with a master (examples/fft, needs FFTW): native against
+# papcoll's scatter/gather; EXAMPLE_ARGS=--cluster on the emulated cluster.
+example-fft: deps build
+	@scripts/example-fft.sh -b $(BUILD) $(EXAMPLE_ARGS)
 
 # Compiles everything against MPICH 4 (Debian's libmpich-dev) in build-mpich/.
 check-mpich:

@@ -81,7 +81,7 @@ typedef struct options {
     int check;
     double tol;
     unsigned long long seed;
-    const char *csv, *tag;
+    const char *csv, *tag, *trace;
     int verbose;
 } options;
 
@@ -97,7 +97,8 @@ typedef struct layout {
 
 /* Per-rank times of one iteration (seconds). */
 typedef struct times {
-    double scatter, compute, prepare, gather, post, arrival;
+    double scatter, compute, prepare, gather, post;
+    double start, arrival; /* entry to the scatter, the gather: since t0 */
 } times;
 
 static int rank, nprocs;
@@ -124,6 +125,8 @@ static void usage(FILE *f) {
 "  --seed S       input seed (default 1)\n"
 "  --csv FILE     append one line per run (header when FILE is new)\n"
 "  --tag STR      free text for the CSV's tag column\n"
+"  --trace FILE   every rank's entry to and exit from the scatter and the\n"
+"                 gather, per timed iteration (ms since t0; CSV)\n"
 "  -v             per-rank times\n");
 }
 
@@ -215,6 +218,8 @@ static int parse_options(int argc, char **argv, options *o) {
             o->seed = (unsigned long long)s;
         } else if (!strcmp(a, "--csv")) {
             o->csv = v;
+        } else if (!strcmp(a, "--trace")) {
+            o->trace = v;
         } else if (!strcmp(a, "--tag")) {
             o->tag = v;
         } else {
@@ -404,19 +409,23 @@ static void transform_parts(const layout *l, const plans *p,
 
 /* The master interleaves the gathered parts into the spectra and adds their
  * power to the running power spectrum. */
-static void assemble(const layout *l, fftw_complex *recvbuf,
-                     fftw_complex *spectra, double *power) {
-    for (int g = 0; g < l->T; g++) {
-        const fftw_complex *Y = part_in(l, recvbuf, g);
-        fftw_complex *X = spectra + (size_t)(g / l->R) * l->n;
-        int r = g % l->R;
-        for (long k = 0; k < l->L; k++) X[k * l->R + r] = Y[k];
-    }
+static int assemble(const layout *l, fftw_complex *recvbuf,
+                    fftw_complex *spectra, double *power) {
+    const fftw_complex **Y = malloc((size_t)l->R * sizeof *Y);
+    if (!Y) return 0;
     for (int j = 0; j < l->batch; j++) {
-        const fftw_complex *X = spectra + (size_t)j * l->n;
-        for (long k = 0; k < l->n; k++)
-            power[k] += creal(X[k]) * creal(X[k]) + cimag(X[k]) * cimag(X[k]);
+        fftw_complex *X = spectra + (size_t)j * l->n;
+        for (int r = 0; r < l->R; r++) Y[r] = part_in(l, recvbuf, j * l->R + r);
+        /* X written in order, the R parts read in order: one pass */
+        for (long k = 0, x = 0; k < l->L; k++)
+            for (int r = 0; r < l->R; r++, x++) {
+                fftw_complex v = Y[r][k];
+                X[x] = v;
+                power[x] += creal(v) * creal(v) + cimag(v) * cimag(v);
+            }
     }
+    free((void *)Y);
+    return 1;
 }
 
 /* Max over the batch of max|X - Xref| / max|Xref| for iteration it. */
@@ -565,10 +574,14 @@ static void iteration(const options *o, const layout *l, const plans *p,
     double s3 = MPI_Wtime();
     gather(o->gather, l, b->mine, b->recvbuf);
     double s4 = MPI_Wtime();
-    if (me == 0) assemble(l, b->recvbuf, b->spectra, b->power);
+    if (me == 0 && !assemble(l, b->recvbuf, b->spectra, b->power)) {
+        fprintf(stderr, PROG ": out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
     double s5 = MPI_Wtime();
     *t = (times){.scatter = s1 - s0, .compute = s2 - s1, .prepare = s3 - s2,
-                 .gather = s4 - s3, .post = s5 - s4, .arrival = s3 - t0};
+                 .gather = s4 - s3, .post = s5 - s4, .start = s0 - t0,
+                 .arrival = s3 - t0};
     *prev_own = s2 - s1;
     *prev_prep = s3 - s2;
     if (me == 0 && o->check) {
@@ -727,6 +740,28 @@ static void print_report(const options *o, const layout *l,
     fflush(stdout);
 }
 
+/* One line per (iteration, rank): when it entered and left the scatter and
+ * the gather, ms since its t0 (its exit from the barrier before the timed
+ * iterations). */
+static void write_trace(const options *o, const layout *l,
+                        const run_result *res) {
+    FILE *f = fopen(o->trace, "w");
+    if (!f) {
+        fprintf(stderr, PROG ": cannot open %s: %s\n", o->trace,
+                strerror(errno));
+        return;
+    }
+    fprintf(f, "iteration,rank,scatter_in,scatter_out,gather_in,gather_out\n");
+    for (int it = 0; it < o->iters; it++)
+        for (int r = 0; r < l->P; r++) {
+            const times *t = &res->all[r * o->iters + it];
+            fprintf(f, "%d,%d,%.4f,%.4f,%.4f,%.4f\n", it, r, 1e3 * t->start,
+                    1e3 * (t->start + t->scatter), 1e3 * t->arrival,
+                    1e3 * (t->arrival + t->gather));
+        }
+    fclose(f);
+}
+
 static void append_csv(const options *o, const layout *l,
                        const run_result *res, const summary *s) {
     FILE *f = fopen(o->csv, "a");
@@ -809,6 +844,7 @@ int main(int argc, char **argv) {
         int check_ok = !o.check || res.max_err <= o.tol;
         print_report(&o, &l, &res, &s, check_ok);
         if (o.csv) append_csv(&o, &l, &res, &s);
+        if (o.trace) write_trace(&o, &l, &res);
         status = check_ok ? 0 : 1;
         free(res.all);
     }
