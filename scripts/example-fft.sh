@@ -87,7 +87,8 @@ for r in $(seq 1 "$reps"); do
   for p in "${pair_list[@]}"; do
     sc=${p%/*} ga=${p#*/}
     run --n "$size" --iters "$iters" --scatter "$sc" --gather "$ga" \
-      --csv "$csv" --tag "rep$r" "${extra[@]}" >> "$out/runs.txt" 2>&1 ||
+      --csv "$csv" --tag "rep$r load $(cut -d" " -f1 /proc/loadavg)" \
+      "${extra[@]}" >> "$out/runs.txt" 2>&1 ||
       die "run failed: $p (see $out/runs.txt)"
     tail -n 1 "$csv" | awk -F, -v p="$p" -v r="$r" \
       '{printf "  rep %s %-55s total %.3f s, spread %.1f ms\n", r, p, $10, $20}' >&2
@@ -106,6 +107,10 @@ r0 = rows[0]
 print(f"parallel FFT with a master, {sys.argv[2]}: P={r0['P']} n={r0['n']} "
       f"batch={r0['batch']} split={r0['split']} skew={r0['skew']}, "
       f"{r0['iters']} iterations per run, median of {len(base or rows)} runs")
+loads = [float(r["tag"].split()[-1]) for r in rows if "load" in r["tag"]]
+if loads:
+    print(f"load average at the runs' starts: median {statistics.median(loads):.1f}"
+          f" (min {min(loads):.1f}, max {max(loads):.1f})")
 print(f"{'scatter / gather':58} {'total s':>8} {'vs native':>9} {'iter ms':>8} "
       f"{'spread ms':>9} {'max':>6} {'master late':>11} {'gather root':>11}")
 for (sc, ga), rs in by.items():
