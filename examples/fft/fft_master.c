@@ -41,8 +41,9 @@
  * hands the blocks out one after the other, so rank i starts its
  * transforms about i block-times after rank 1; --skew adds unequal shares;
  * the master arrives late by its preparation; the machine adds noise.
- * Each rank records its arrival at the gather (MPI_Wtime relative to its
- * exit from an initial barrier) and the master reports the spread.
+ * Each rank records its arrival at the gather (MPI_Wtime, since the
+ * master's exit from the barrier before the timed iterations, in the
+ * master's clock by a ping-pong offset) and the master reports the spread.
  *
  * Input: signals of uniform random complex samples in [-1, 1) from a
  * counter-based generator (seed, iteration, signal, index), so any process
@@ -98,7 +99,8 @@ typedef struct layout {
 /* Per-rank times of one iteration (seconds). */
 typedef struct times {
     double scatter, compute, prepare, gather, post;
-    double start, arrival; /* entry to the scatter, the gather: since t0 */
+    double start, arrival; /* entry to the scatter, the gather: since the
+                              master's t0, in the master's clock */
 } times;
 
 static int rank, nprocs;
@@ -126,7 +128,7 @@ static void usage(FILE *f) {
 "  --csv FILE     append one line per run (header when FILE is new)\n"
 "  --tag STR      free text for the CSV's tag column\n"
 "  --trace FILE   every rank's entry to and exit from the scatter and the\n"
-"                 gather, per timed iteration (ms since t0; CSV)\n"
+"                 gather, per timed iteration (ms, master's clock; CSV)\n"
 "  -v             per-rank times\n");
 }
 
@@ -545,13 +547,15 @@ static void free_buffers(buffers *b) {
 /* Results of the run on the master. */
 typedef struct run_result {
     double total, check_time, max_err, checksum;
+    double clock_bound; /* error bound of the clock offsets (master) */
     times *all; /* [rank * iters + it], timed iterations only */
 } run_result;
 
-/* One iteration; fills t (this rank's times) and, on the master with
- * --check, *err (the worst error so far) and *check_time. */
+/* One iteration; fills t (this rank's times; ref: the master's t0 in this
+ * rank's clock) and, on the master with --check, *err (the worst error so
+ * far) and *check_time. */
 static void iteration(const options *o, const layout *l, const plans *p,
-                      buffers *b, int it, double t0, int monitor, times *t,
+                      buffers *b, int it, double ref, int monitor, times *t,
                       double *prev_own, double *prev_prep, double *check_time,
                       double *err) {
     int me = rank, c = l->count[me];
@@ -580,8 +584,8 @@ static void iteration(const options *o, const layout *l, const plans *p,
     }
     double s5 = MPI_Wtime();
     *t = (times){.scatter = s1 - s0, .compute = s2 - s1, .prepare = s3 - s2,
-                 .gather = s4 - s3, .post = s5 - s4, .start = s0 - t0,
-                 .arrival = s3 - t0};
+                 .gather = s4 - s3, .post = s5 - s4, .start = s0 - ref,
+                 .arrival = s3 - ref};
     *prev_own = s2 - s1;
     *prev_prep = s3 - s2;
     if (me == 0 && o->check) {
@@ -591,11 +595,53 @@ static void iteration(const options *o, const layout *l, const plans *p,
     }
 }
 
+/* This rank's clock minus the master's, from ping-pongs with the master:
+ * the exchange with the least round trip counts (Cristian's method), its
+ * half round trip bounds the error; *bound: the largest over the ranks
+ * (master).  Arrival times of different ranks are compared in the
+ * master's clock: a barrier alone leaves each rank's zero as late as that
+ * rank was descheduled when the barrier ended. */
+static double clock_offset(double *bound) {
+    enum { ROUNDS = 8, TAG = 77 };
+    double off = 0, worst = 0;
+    for (int w = 1; w < nprocs; w++) {
+        if (rank == 0) {
+            double best_rtt = INFINITY, best_off = 0;
+            for (int k = 0; k < ROUNDS; k++) {
+                double t1 = MPI_Wtime(), tw;
+                MPI_Send(&t1, 1, MPI_DOUBLE, w, TAG, MPI_COMM_WORLD);
+                MPI_Recv(&tw, 1, MPI_DOUBLE, w, TAG, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+                double t2 = MPI_Wtime();
+                if (t2 - t1 < best_rtt) {
+                    best_rtt = t2 - t1;
+                    best_off = tw - (t1 + t2) / 2;
+                }
+            }
+            MPI_Send(&best_off, 1, MPI_DOUBLE, w, TAG, MPI_COMM_WORLD);
+            if (best_rtt / 2 > worst) worst = best_rtt / 2;
+        } else if (rank == w) {
+            for (int k = 0; k < ROUNDS; k++) {
+                double t;
+                MPI_Recv(&t, 1, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+                t = MPI_Wtime();
+                MPI_Send(&t, 1, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
+            }
+            MPI_Recv(&off, 1, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        }
+    }
+    *bound = worst;
+    return off;
+}
+
 static void run(const options *o, const layout *l, const plans *p,
                 buffers *b, int monitor, run_result *res) {
     int total_iters = o->warmup + o->iters;
     times *mine = calloc((size_t)o->iters, sizeof *mine);
     double prev_own = 0, prev_prep = 0, check_time = 0, err = 0, t0 = 0;
+    double ref = 0;
     if (!mine) {
         fprintf(stderr, PROG ": out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 3);
@@ -604,13 +650,15 @@ static void run(const options *o, const layout *l, const plans *p,
     for (int it = 0; it < total_iters; it++) {
         int timed = it >= o->warmup;
         if (it == o->warmup) {
-            /* arrivals are measured from everybody's exit of this barrier */
+            double off = clock_offset(&res->clock_bound), t0_master;
             MPI_Barrier(MPI_COMM_WORLD);
-            t0 = MPI_Wtime();
+            t0 = t0_master = MPI_Wtime();
+            MPI_Bcast(&t0_master, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            ref = t0_master + off;
             check_time = 0;
         }
         times t;
-        iteration(o, l, p, b, it, t0, monitor, &t, &prev_own, &prev_prep,
+        iteration(o, l, p, b, it, ref, monitor, &t, &prev_own, &prev_prep,
                   &check_time, &err);
         if (timed) mine[it - o->warmup] = t;
     }
@@ -710,8 +758,9 @@ static void print_report(const options *o, const layout *l,
            "%.3f ms\n", 1e3 * s->workers.scatter, 1e3 * s->workers.compute,
            1e3 * s->workers.gather);
     printf("  imbalance at the gather: workers' arrival spread mean %.3f ms, "
-           "max %.3f ms; master after the first worker by %.3f ms (mean)\n",
-           1e3 * s->spread_mean, 1e3 * s->spread_max, 1e3 * s->late_mean);
+           "max %.3f ms; master after the first worker by %.3f ms (mean); "
+           "clocks aligned to +-%.0f us\n", 1e3 * s->spread_mean,
+           1e3 * s->spread_max, 1e3 * s->late_mean, 1e6 * res->clock_bound);
     printf("  power checksum %.17g\n", res->checksum);
     if (o->check)
         printf("  check: max relative error %.3g (tolerance %.3g) %s; check "
@@ -741,8 +790,8 @@ static void print_report(const options *o, const layout *l,
 }
 
 /* One line per (iteration, rank): when it entered and left the scatter and
- * the gather, ms since its t0 (its exit from the barrier before the timed
- * iterations). */
+ * the gather, ms since the master's t0 (its exit from the barrier before the
+ * timed iterations), in the master's clock. */
 static void write_trace(const options *o, const layout *l,
                         const run_result *res) {
     FILE *f = fopen(o->trace, "w");
