@@ -95,7 +95,8 @@ def parse_args(argv=None):
     ap.add_argument("--curve", help="write the per-step training loss here")
     ap.add_argument("--label", default="",
                     help="free text for the CSV line (e.g. the repetition)")
-    ap.add_argument("-q", "--quiet", action="store_true")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="one line per run instead of the report")
     args = ap.parse_args(argv)
     for name in ("epochs", "batch", "threads"):
         if getattr(args, name) < 1:
@@ -345,7 +346,12 @@ def main():
     if r is None:
         return 0
     f = summarize(ARGS, r, nprocs)
-    if not ARGS.quiet:
+    if ARGS.quiet:
+        print(f"  {ARGS.label:>5} {ARGS.algorithm:<20} total {f['total']:7.3f}"
+              f" s  wait {f['wait_mean']:7.3f} s  spread "
+              f"{f['spread_mean'] * 1e3:6.2f} ms  test acc "
+              f"{r['test_acc'] * 100:.2f} %")
+    else:
         report(ARGS, r, f, nprocs)
     if ARGS.csv:
         write_csv(ARGS.csv, ARGS, r, f, nprocs)
