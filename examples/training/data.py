@@ -78,3 +78,30 @@ def epoch_batches(shard_X, shard_y, local_batch, steps, seed, epoch, rank):
     for s in range(steps):
         idx = order[s * local_batch:(s + 1) * local_batch]
         yield shard_X[idx], shard_y[idx]
+
+
+SHIFTS = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx]
+
+
+def augment(X, y, copies, rng, side=8):
+    """The batch followed by `copies` shifted copies of it: each copy of
+    each image moved by one pixel in one of the 8 directions (zeros shifted
+    in), the usual augmentation of handwritten digits.  More rows per step
+    is more computation per step, as a larger model would give, without a
+    larger gradient to all-reduce."""
+    if copies == 0:
+        return X, y
+    n = len(y)
+    img = np.zeros((n, side + 2, side + 2), X.dtype)
+    img[:, 1:-1, 1:-1] = X.reshape(n, side, side)
+    out = np.empty(((copies + 1) * n, side * side), X.dtype)
+    out[:n] = X
+    for c in range(copies):
+        pick = rng.integers(len(SHIFTS), size=n)
+        block = out[(c + 1) * n:(c + 2) * n]
+        for k, (dy, dx) in enumerate(SHIFTS):
+            rows = np.flatnonzero(pick == k)
+            block[rows] = img[rows, 1 - dy:1 - dy + side,
+                              1 - dx:1 - dx + side].reshape(len(rows), side * side)
+    return out, np.tile(y, copies + 1)
+

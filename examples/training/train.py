@@ -71,6 +71,10 @@ def parse_args(argv=None):
                          "about this (default 256)")
     ap.add_argument("--hidden", type=parse_hidden, default=[512, 512],
                     help="hidden layer widths (default 512,512)")
+    ap.add_argument("--augment", type=int, default=0, metavar="K",
+                    help="add K shifted copies of every image to each local "
+                         "batch: K+1 times the computation per step, the "
+                         "same gradient size (default 0)")
     ap.add_argument("--dtype", choices=["float32", "float64"],
                     default="float32")
     ap.add_argument("--lr", type=float, default=0.05)
@@ -101,6 +105,8 @@ def parse_args(argv=None):
     for name in ("epochs", "batch", "threads"):
         if getattr(args, name) < 1:
             ap.error(f"--{name} must be at least 1")
+    if args.augment < 0:
+        ap.error("--augment must be >= 0")
     if not args.lr > 0 or not 0 <= args.momentum < 1:
         ap.error("--lr must be > 0 and --momentum in [0, 1)")
     return args
@@ -171,7 +177,7 @@ def train(args, comm):
         local, steps = data.local_batches(bounds, args.batch)
     except ValueError as e:
         raise SystemExit(f"train.py: {e}") from None
-    global_batch = int(local.sum())
+    global_batch = int(local.sum()) * (args.augment + 1)
     shard_X = Xtr[bounds[rank]:bounds[rank + 1]].astype(args.dtype)
     shard_y = ytr[bounds[rank]:bounds[rank + 1]]
 
@@ -179,7 +185,8 @@ def train(args, comm):
     opt = MomentumSGD(model.params, args.lr, args.momentum)
     average = averaging.make_averager(comm, args.algorithm)
     summed = np.zeros_like(model.grad)
-    plan = work_plan(int(local[rank]), slow_factor(args.slow, rank))
+    plan = work_plan(int(local[rank]) * (args.augment + 1),
+                     slow_factor(args.slow, rank))
     nsteps = args.epochs * steps
     stamps = np.zeros((nsteps, 3))  # step start, arrival, exit
     losses = np.zeros(nsteps)
@@ -197,6 +204,8 @@ def train(args, comm):
                 i = epoch * steps + s
                 stamps[i, 0] = MPI.Wtime() - t0
                 phases.start()
+                Xb, yb = data.augment(Xb, yb, args.augment, np.random.default_rng(
+                    [args.seed, 3, epoch, s, rank]))
                 if pending:
                     opt.step(summed[:model.nparams] / global_batch)
                 compute_step(model, Xb, yb, plan, phases)
@@ -260,7 +269,9 @@ def report(args, r, f, nprocs):
     print(f"  data: digits, {r['n_train']} train / {r['n_test']} test; "
           f"{r['steps']} steps per epoch x {args.epochs} epochs; global batch "
           f"{r['global_batch']} = local {r['local'].min()}..{r['local'].max()}"
-          f" (skew {args.skew:g}); slow: {slow}")
+          f" (skew {args.skew:g})"
+          + (f" x {args.augment + 1} (augmented)" if args.augment else "")
+          + f"; slow: {slow}")
     et = f["epoch_times"]
     print(f"  total {f['total']:.3f} s; per epoch {et.mean():.3f} s "
           f"(min {et.min():.3f}, max {et.max():.3f})")
