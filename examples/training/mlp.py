@@ -69,14 +69,27 @@ class MLP:
         d[rows, y] -= 1
         return loss, correct, d
 
-    def backward(self, acts, dlogits):
-        """Writes the summed gradients into self.grad's views."""
+    def backward(self, acts, dlogits, after_layer=None):
+        """Writes the summed gradients into self.grad's views; calls
+        after_layer() between layers (a progress checkpoint)."""
         d = dlogits
         for layer in range(len(self.W) - 1, -1, -1):
             np.matmul(acts[layer].T, d, out=self.gW[layer])
             d.sum(axis=0, out=self.gb[layer])
             if layer:
                 d = (d @ self.W[layer].T) * (acts[layer] > 0)
+                if after_layer:
+                    after_layer()
+
+    def checkpoint_flops(self):
+        """Cumulative flops per sample at each checkpoint of a pass
+        (forward end, then after each backward layer but the first), and
+        the pass's total: the first guess of where a step's time goes."""
+        mads = [a * b for a, b in zip(self.sizes[:-1], self.sizes[1:])]
+        at = [2.0 * sum(mads)]  # forward
+        for layer in range(len(mads) - 1, 0, -1):
+            at.append(at[-1] + 4.0 * mads[layer])  # weight and input grads
+        return at, at[-1] + 2.0 * mads[0]  # first layer: weight grad only
 
     def evaluate(self, X, y):
         """(mean loss, accuracy) on a data set, e.g. the test split."""

@@ -137,20 +137,49 @@ def work_plan(rows, factor):
     return plan + [(rows, True)]
 
 
-def compute_step(model, X, y, plan, phases):
-    """Forward and backward over the plan; reports progress to the monitor
-    after each pass half (forward ~1/3 of a pass's flops, backward ~2/3)."""
-    total = 3.0 * sum(r for r, _ in plan)
-    done = 0.0
+class StepProfile:
+    """Where a step's checkpoints fall, as fractions of the step's
+    computation: guessed from the flops at first, then learnt from the
+    steps measured (a running mean), so that progress(f) tells the monitor
+    the truth even where numpy's speed per flop differs between layers."""
+
+    def __init__(self, model, plan, phases):
+        at, per_pass = model.checkpoint_flops()
+        rows = [r for r, _ in plan]
+        total = per_pass * sum(rows)
+        self.frac, done = [], 0.0
+        for r in rows:
+            self.frac += [(done + a * r) / total for a in at]
+            done += per_pass * r
+        self.phases = phases
+        self.seen = 0
+
+    def begin(self):
+        self.t0 = MPI.Wtime()
+        self.times = []
+
+    def mark(self):
+        k = len(self.times)
+        self.times.append(MPI.Wtime() - self.t0)
+        self.phases.progress(self.frac[k])
+
+    def finish(self):
+        total = MPI.Wtime() - self.t0
+        if total > 0 and len(self.times) == len(self.frac):
+            w = 1.0 / min(self.seen + 1, 8)  # mean of the last ~8 steps
+            self.frac = [(1 - w) * f + w * t / total
+                         for f, t in zip(self.frac, self.times)]
+            self.seen += 1
+
+
+def compute_step(model, X, y, plan, profile):
+    """Forward and backward over the plan, with a progress checkpoint after
+    each forward pass and between the backward pass's layers."""
     for rows, real in plan:
         acts, logits = model.forward(X[:rows])
-        done += rows
-        phases.progress(done / total)
+        profile.mark()
         loss, correct, d = model.loss_and_dlogits(logits, y[:rows])
-        model.backward(acts, d)
-        done += 2 * rows
-        if done < total:
-            phases.progress(done / total)
+        model.backward(acts, d, after_layer=profile.mark)
     model.grad[-STATS] = loss
     model.grad[-1] = correct
 
@@ -193,6 +222,7 @@ def train(args, comm):
     correct = np.zeros(nsteps)
 
     with averaging.monitored(comm, args.algorithm, args.monitor) as phases:
+        profile = StepProfile(model, plan, phases)
         average(model.grad, summed)  # warm-up: connections, untimed
         comm.Barrier()
         t0 = MPI.Wtime()
@@ -204,12 +234,14 @@ def train(args, comm):
                 i = epoch * steps + s
                 stamps[i, 0] = MPI.Wtime() - t0
                 phases.start()
+                profile.begin()
                 Xb, yb = data.augment(Xb, yb, args.augment, np.random.default_rng(
                     [args.seed, 3, epoch, s, rank]))
                 if pending:
                     opt.step(summed[:model.nparams] / global_batch)
-                compute_step(model, Xb, yb, plan, phases)
+                compute_step(model, Xb, yb, plan, profile)
                 phases.end()
+                profile.finish()
                 stamps[i, 1] = MPI.Wtime() - t0
                 average(model.grad, summed)
                 stamps[i, 2] = MPI.Wtime() - t0
