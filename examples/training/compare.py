@@ -18,7 +18,9 @@ percents from the first steps on.  Exit 1 when some run disagrees.
 
 table: median per algorithm (over the repetitions in the CSV) of the total
 time, the time per epoch, the allreduce wait per step, the arrival spread
-and the time after the last arrival, with the total against the baseline's.
+and the time after the last arrival, with the total against the baseline's,
+and the machine's load average at the runs' starts (--max-load leaves out
+runs started on a busier machine).
 """
 import argparse
 import csv
@@ -95,12 +97,21 @@ def median(rows, key):
     return statistics.median(float(r[key]) for r in rows)
 
 
+def load_range(rows):
+    """The machine's load average over the runs (at their starts)."""
+    loads = [float(r["load_start"]) for r in rows if r.get("load_start")]
+    if not loads:
+        return "-"
+    return f"{min(loads):.1f}-{max(loads):.1f}"
+
+
 def table(rows, baseline, markdown, out=sys.stdout):
     algs = list(dict.fromkeys(r["algorithm"] for r in rows))
     by = {a: [r for r in rows if r["algorithm"] == a] for a in algs}
     base = median(by[baseline], "total_s") if baseline in by else None
     head = ["algorithm", "runs", "total s", "vs " + baseline, "epoch s",
-            "wait ms/step", "spread ms", "after last ms", "test acc %"]
+            "wait ms/step", "spread ms", "after last ms", "test acc %",
+            "load"]
     lines = []
     for a in algs:
         rs = by[a]
@@ -112,7 +123,8 @@ def table(rows, baseline, markdown, out=sys.stdout):
                       f"{median(rs, 'wait_mean_s') / steps * 1e3:.2f}",
                       f"{median(rs, 'spread_mean_ms'):.2f}",
                       f"{median(rs, 'tail_mean_ms'):.2f}",
-                      f"{median(rs, 'test_acc') * 100:.2f}"])
+                      f"{median(rs, 'test_acc') * 100:.2f}",
+                      load_range(rs)])
     if markdown:
         print("| " + " | ".join(head) + " |", file=out)
         print("|" + "---|" * len(head), file=out)
@@ -136,10 +148,20 @@ def main(argv=None):
     t.add_argument("csv")
     t.add_argument("--baseline", default="native")
     t.add_argument("--markdown", action="store_true")
+    t.add_argument("--max-load", type=float,
+                   help="leave out runs started at a higher load average "
+                        "(a shared machine's other jobs)")
     a = ap.parse_args(argv)
     if a.cmd == "curves":
         return 1 if compare_curves(a.ref, a.runs) else 0
-    return table(read_runs(a.csv), a.baseline, a.markdown)
+    rows = read_runs(a.csv)
+    if a.max_load is not None:
+        rows = [r for r in rows if r.get("load_start")
+                and float(r["load_start"]) <= a.max_load]
+        if not rows:
+            raise SystemExit(f"compare.py: no run started at a load average "
+                             f"<= {a.max_load}")
+    return table(rows, a.baseline, a.markdown)
 
 
 if __name__ == "__main__":

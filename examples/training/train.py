@@ -194,6 +194,7 @@ def slow_factor(slow, rank):
 
 def train(args, comm):
     rank, nprocs = comm.Get_rank(), comm.Get_size()
+    load_start = load_average() if rank == 0 else ""
     for r, _ in args.slow:
         if r >= nprocs:
             raise SystemExit(f"train.py: --slow rank {r} is not below P = "
@@ -261,7 +262,7 @@ def train(args, comm):
     return dict(everyone=everyone, losses=losses, correct=correct,
                 steps=steps, global_batch=global_batch, local=local,
                 model=model, test_loss=test_loss, test_acc=test_acc,
-                n_train=len(ytr), n_test=len(yte))
+                n_train=len(ytr), n_test=len(yte), load_start=load_start)
 
 
 def summarize(args, r, nprocs):
@@ -335,7 +336,18 @@ CSV_FIELDS = ["date", "host", "testbed", "P", "algorithm", "label", "dtype",
               "wait_mean_s", "wait_max_s", "spread_mean_ms",
               "spread_median_ms", "spread_max_ms", "tail_mean_ms",
               "last_rank", "last_share", "compute_min_ms", "compute_max_ms",
-              "train_loss", "test_loss", "test_acc", "same_params"]
+              "train_loss", "test_loss", "test_acc", "same_params",
+              "load_start", "load_end"]
+
+
+def load_average():
+    """The machine's 1-minute load average ('' where unknown): figures
+    measured on a shared machine say how busy it was."""
+    try:
+        with open("/proc/loadavg") as fh:
+            return fh.read().split()[0]
+    except OSError:
+        return ""
 
 
 def write_csv(path, args, r, f, nprocs):
@@ -362,7 +374,8 @@ def write_csv(path, args, r, f, nprocs):
         compute_min_ms=f"{f['compute_rank'].min() * 1e3:.3f}",
         compute_max_ms=f"{f['compute_rank'].max() * 1e3:.3f}",
         train_loss=f"{f['train_loss']:.8g}", test_loss=f"{r['test_loss']:.8g}",
-        test_acc=f"{r['test_acc']:.6f}", same_params=int(f["same_params"]))
+        test_acc=f"{r['test_acc']:.6f}", same_params=int(f["same_params"]),
+        load_start=r["load_start"], load_end=load_average())
     import csv
     new = not os.path.exists(path) or os.path.getsize(path) == 0
     with open(path, "a", newline="") as fh:
@@ -393,7 +406,7 @@ def main():
         print(f"  {ARGS.label:>5} {ARGS.algorithm:<20} total {f['total']:7.3f}"
               f" s  wait {f['wait_mean']:7.3f} s  spread "
               f"{f['spread_mean'] * 1e3:6.2f} ms  test acc "
-              f"{r['test_acc'] * 100:.2f} %")
+              f"{r['test_acc'] * 100:.2f} %  load {r['load_start']}")
     else:
         report(ARGS, r, f, nprocs)
     if ARGS.csv:
