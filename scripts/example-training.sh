@@ -15,12 +15,15 @@
 #   --cluster          on the emulated 8-host 1 Gbit/s cluster (testbed/run;
 #                      root)
 #   --tiny             a few seconds: the ctest size
+#   --wait-load L      before each run, wait (up to 30 min) until the 1-minute
+#                      load average is below L: on a shared machine, other
+#                      jobs' load changes the timings (each CSV line records it)
 # train.py options after -- replace the default workload (--skew 1 --epochs 20).
 # MPIEXEC names the launcher (default mpirun); PYTHON the interpreter that has
 # mpi4py, numpy and scikit-learn (default /usr/bin/python3, Debian's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-nprocs="" reps=3 out=results-training cluster=0 tiny=0
+nprocs="" reps=3 out=results-training cluster=0 tiny=0 wait_load=""
 algs=native,ring,pre_reduced_ring,sorted_linear_tree,clairvoyant,plain
 build=${PAPC_BUILD_DIR:-$here/build}
 workload=(--skew 1 --epochs 20)
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift 2 ;;
     --cluster) cluster=1; shift ;;
     --tiny) tiny=1; shift ;;
+    --wait-load) wait_load=$2; shift 2 ;;
     --) shift; workload=("$@"); break ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "example-training: unknown option $1 (--help)" >&2; exit 2 ;;
@@ -59,6 +63,14 @@ else
   launch=(${MPIEXEC:-mpirun} --oversubscribe --allow-run-as-root
           --mca mpi_yield_when_idle 1 -n "$nprocs")
 fi
+wait_for_load() {
+  local t
+  for ((t = 0; t < 1800; t += 10)); do
+    awk -v max="$1" '{exit !($1 < max)}' /proc/loadavg && return 0
+    sleep 10
+  done
+  echo "example-training: load average still >= $1 after 30 min; running anyway" >&2
+}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out/runs.csv" "$out"/curve-*.txt
@@ -70,6 +82,7 @@ for ((rep = 1; rep <= reps; rep++)); do
   for ((k = 0; k < n; k++)); do
     a=${alist[$(((k + rep - 1) % n))]} # rotated: drift falls on all alike
     curve="$out/curve-$a-$rep.txt"
+    [ -z "$wait_load" ] || wait_for_load "$wait_load"
     if ! "${launch[@]}" "$python" "$here/examples/training/train.py" -a "$a" \
          "${workload[@]}" --csv "$out/runs.csv" --curve "$curve" \
          --label "rep$rep" -q; then
