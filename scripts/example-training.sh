@@ -18,12 +18,14 @@
 #   --wait-load L      before each run, wait (up to 30 min) until the 1-minute
 #                      load average is below L: on a shared machine, other
 #                      jobs' load changes the timings (each CSV line records it)
+#   --pause-file F     before each run, wait while file F exists (a lock that
+#                      other benchmarks of the machine hold)
 # train.py options after -- replace the default workload (--skew 1 --epochs 20).
 # MPIEXEC names the launcher (default mpirun); PYTHON the interpreter that has
 # mpi4py, numpy and scikit-learn (default /usr/bin/python3, Debian's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-nprocs="" reps=3 out=results-training cluster=0 tiny=0 wait_load=""
+nprocs="" reps=3 out=results-training cluster=0 tiny=0 wait_load="" pause_file=""
 algs=native,ring,pre_reduced_ring,sorted_linear_tree,clairvoyant,plain
 build=${PAPC_BUILD_DIR:-$here/build}
 workload=(--skew 1 --epochs 20)
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
     --cluster) cluster=1; shift ;;
     --tiny) tiny=1; shift ;;
     --wait-load) wait_load=$2; shift 2 ;;
+    --pause-file) pause_file=$2; shift 2 ;;
     --) shift; workload=("$@"); break ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "example-training: unknown option $1 (--help)" >&2; exit 2 ;;
@@ -82,6 +85,7 @@ for ((rep = 1; rep <= reps; rep++)); do
   for ((k = 0; k < n; k++)); do
     a=${alist[$(((k + rep - 1) % n))]} # rotated: drift falls on all alike
     curve="$out/curve-$a-$rep.txt"
+    while [ -n "$pause_file" ] && [ -e "$pause_file" ]; do sleep 10; done
     [ -z "$wait_load" ] || wait_for_load "$wait_load"
     if ! "${launch[@]}" "$python" "$here/examples/training/train.py" -a "$a" \
          "${workload[@]}" --csv "$out/runs.csv" --curve "$curve" \
