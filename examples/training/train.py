@@ -92,6 +92,12 @@ def parse_args(argv=None):
                     default="auto",
                     help="papcoll's arrival monitor: auto = for the "
                          "arrival-aware algorithms (default)")
+    ap.add_argument("--progress", choices=["layers", "once", "none"],
+                    default="layers",
+                    help="progress() calls per step for the monitor: after "
+                         "the forward pass and between backward layers "
+                         "(default), once near the middle of the step, or "
+                         "none (the monitor predicts from history)")
     ap.add_argument("--threads", type=int, default=1,
                     help="BLAS threads per process (default 1: one core per "
                          "rank)")
@@ -143,7 +149,11 @@ class StepProfile:
     steps measured (a running mean), so that progress(f) tells the monitor
     the truth even where numpy's speed per flop differs between layers."""
 
-    def __init__(self, model, plan, phases):
+    def __init__(self, model, plan, phases, report="layers"):
+        """report: which checkpoints call progress(): 'layers' all of
+        them, 'once' the one nearest the middle of the step (the papers'
+        single edge() call), 'none' no progress at all (the monitor then
+        predicts from each rank's history)."""
         at, per_pass = model.checkpoint_flops()
         rows = [r for r, _ in plan]
         total = per_pass * sum(rows)
@@ -151,6 +161,11 @@ class StepProfile:
         for r in rows:
             self.frac += [(done + a * r) / total for a in at]
             done += per_pass * r
+        middle = min(range(len(self.frac)),
+                     key=lambda k: abs(self.frac[k] - 0.5))
+        self.report = [report == "layers" or (report == "once" and
+                                              k == middle)
+                       for k in range(len(self.frac))]
         self.phases = phases
         self.seen = 0
 
@@ -161,7 +176,8 @@ class StepProfile:
     def mark(self):
         k = len(self.times)
         self.times.append(MPI.Wtime() - self.t0)
-        self.phases.progress(self.frac[k])
+        if self.report[k]:
+            self.phases.progress(self.frac[k])
 
     def finish(self):
         total = MPI.Wtime() - self.t0
@@ -223,7 +239,7 @@ def train(args, comm):
     correct = np.zeros(nsteps)
 
     with averaging.monitored(comm, args.algorithm, args.monitor) as phases:
-        profile = StepProfile(model, plan, phases)
+        profile = StepProfile(model, plan, phases, args.progress)
         average(model.grad, summed)  # warm-up: connections, untimed
         comm.Barrier()
         t0 = MPI.Wtime()
