@@ -12,8 +12,8 @@
 #                      sorted_linear_tree,clairvoyant,plain)
 #   --out DIR          runs.csv, curves and table.txt (default results-training)
 #   --build DIR        papcoll's build (default $PAPC_BUILD_DIR or build)
-#   --cluster          on the emulated 8-host 1 Gbit/s cluster (testbed/run;
-#                      root)
+#   --cluster          on the emulated 1 Gbit/s cluster, one host per rank
+#                      (testbed/run; root)
 #   --tiny             a few seconds: the ctest size
 #   --wait-load L      before each run, wait (up to 30 min) until the 1-minute
 #                      load average is below L: on a shared machine, other
@@ -61,7 +61,7 @@ if [ $cluster = 1 ]; then
     echo "example-training: the emulated cluster needs root (sudo)" >&2
     exit 1
   fi
-  launch=("$here/testbed/run" -n 8 --np "$nprocs" --build "$build" --)
+  launch=("$here/testbed/run" -n "$nprocs" --build "$build" --) # a host per rank
 else
   launch=(${MPIEXEC:-mpirun} --oversubscribe --allow-run-as-root
           --mca mpi_yield_when_idle 1 -n "$nprocs")
