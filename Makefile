@@ -44,3 +44,11 @@ check-mpich:
 
 clean:
 	rm -rf $(BUILD) build-mpich
+
+# Data-parallel training (examples/training, issue 14): native MPI_Allreduce
+# against papcoll's algorithms, loss curves checked.  On the emulated
+# cluster (root): make example-training TRAINING_ARGS=--cluster
+TRAINING_ARGS ?=
+.PHONY: example-training
+example-training: deps build
+	@scripts/example-training.sh --build $(BUILD) $(TRAINING_ARGS)
