@@ -17,10 +17,11 @@ one rank's contribution missing or a different seed moves the loss by
 percents from the first steps on.  Exit 1 when some run disagrees.
 
 table: median per algorithm (over the repetitions in the CSV) of the total
-time, the time per epoch, the allreduce wait per step, the arrival spread
-and the time after the last arrival, with the total against the baseline's,
+time, the time per epoch, the allreduce wait per step, the arrival spread,
+the time after the last arrival and the compute time per step of the
+slowest rank, with the total against the baseline's,
 and the machine's load average at the runs' starts (--max-load leaves out
-runs started on a busier machine).
+runs that started or ended on a busier machine).
 """
 import argparse
 import csv
@@ -97,6 +98,15 @@ def median(rows, key):
     return statistics.median(float(r[key]) for r in rows)
 
 
+def quiet_enough(row, max_load):
+    """Started and ended at a load average <= max_load (the run's own
+    processes count in the end's: at P = 8 on two cores about 5)."""
+    try:
+        return max(float(row["load_start"]), float(row["load_end"])) <= max_load
+    except (KeyError, ValueError):
+        return False
+
+
 def load_range(rows):
     """The machine's load average over the runs (at their starts)."""
     loads = [float(r["load_start"]) for r in rows if r.get("load_start")]
@@ -105,13 +115,15 @@ def load_range(rows):
     return f"{min(loads):.1f}-{max(loads):.1f}"
 
 
-def table(rows, baseline, markdown, out=sys.stdout):
-    algs = list(dict.fromkeys(r["algorithm"] for r in rows))
+def table(rows, baseline, markdown, order=None, out=sys.stdout):
+    present = {r["algorithm"] for r in rows}
+    algs = [a for a in dict.fromkeys(order or [r["algorithm"] for r in rows])
+            if a in present]
     by = {a: [r for r in rows if r["algorithm"] == a] for a in algs}
     base = median(by[baseline], "total_s") if baseline in by else None
     head = ["algorithm", "runs", "total s", "vs " + baseline, "epoch s",
-            "wait ms/step", "spread ms", "after last ms", "test acc %",
-            "load"]
+            "wait ms/step", "spread ms", "after last ms",
+            "slowest compute ms", "test acc %", "load"]
     lines = []
     for a in algs:
         rs = by[a]
@@ -123,6 +135,7 @@ def table(rows, baseline, markdown, out=sys.stdout):
                       f"{median(rs, 'wait_mean_s') / steps * 1e3:.2f}",
                       f"{median(rs, 'spread_mean_ms'):.2f}",
                       f"{median(rs, 'tail_mean_ms'):.2f}",
+                      f"{median(rs, 'compute_max_ms'):.1f}",
                       f"{median(rs, 'test_acc') * 100:.2f}",
                       load_range(rs)])
     if markdown:
@@ -149,19 +162,21 @@ def main(argv=None):
     t.add_argument("--baseline", default="native")
     t.add_argument("--markdown", action="store_true")
     t.add_argument("--max-load", type=float,
-                   help="leave out runs started at a higher load average "
-                        "(a shared machine's other jobs)")
+                   help="leave out runs that started or ended at a higher "
+                        "load average (a shared machine's other jobs)")
     a = ap.parse_args(argv)
     if a.cmd == "curves":
         return 1 if compare_curves(a.ref, a.runs) else 0
     rows = read_runs(a.csv)
+    order = [r["algorithm"] for r in rows]
     if a.max_load is not None:
-        rows = [r for r in rows if r.get("load_start")
-                and float(r["load_start"]) <= a.max_load]
-        if not rows:
-            raise SystemExit(f"compare.py: no run started at a load average "
-                             f"<= {a.max_load}")
-    return table(rows, a.baseline, a.markdown)
+        kept = [r for r in rows if quiet_enough(r, a.max_load)]
+        print(f"{len(rows) - len(kept)} of {len(rows)} runs left out: load "
+              f"average above {a.max_load:g} at their start or end")
+        if not kept:
+            raise SystemExit("compare.py: no run left")
+        rows = kept
+    return table(rows, a.baseline, a.markdown, order)
 
 
 if __name__ == "__main__":
