@@ -250,6 +250,14 @@ int papc_profile_load(const char *path);
  * process; must be the same on every rank.  MPI_ERR_ARG for another word.
  * PAPC_SELECT=fixed sets it at the first call. */
 int papc_set_selection(const char *mode);
+/* Arrival-aware selection (issue 15): on (1, the default) the plain call of
+ * gather, scatter, reduce and allreduce on a communicator the arrival
+ * monitor serves also weighs the arrival-aware algorithms against the
+ * predicted arrival offsets; off (0) it chooses by size alone, as above.
+ * For this process; must be the same on every rank.  PAPC_ARRIVAL_SELECT=0
+ * sets it off at the first call. */
+int papc_set_arrival_selection(int on);
+int papc_get_arrival_selection(void);
 /* The file of the loaded profile, or NULL when none is loaded. */
 const char *papc_profile_path(void);
 /* Every algorithm of coll with its predicted time for a call of P

@@ -154,6 +154,26 @@ int papc_set_selection(const char *mode) {
     return MPI_SUCCESS;
 }
 
+static atomic_int arrival_mode = -1; /* -1: PAPC_ARRIVAL_SELECT not read */
+
+int papc_get_arrival_selection(void) {
+    int m = atomic_load_explicit(&arrival_mode, memory_order_relaxed);
+    if (m < 0) {
+        const char *v = getenv("PAPC_ARRIVAL_SELECT");
+        m = !(v && strcmp(v, "0") == 0);
+        atomic_store(&arrival_mode, m);
+    }
+    return m;
+}
+
+int papc_set_arrival_selection(int on) {
+    if (on != 0 && on != 1)
+        return papc_error(MPI_ERR_ARG, "arrival selection must be 0 or 1, "
+                          "not %d", on);
+    atomic_store(&arrival_mode, on);
+    return MPI_SUCCESS;
+}
+
 /* ---- size classes ---- */
 
 /* Eight classes per octave: sizes below 8 are their own class; above, the
