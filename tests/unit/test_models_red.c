@@ -113,6 +113,8 @@ static const named_model allreduce_models[] = {
     {"rabenseifner", papc_allreduce_rabenseifner_model},
     {"sorted_linear_tree", papc_allreduce_sorted_linear_tree_model},
     {"pre_reduced_ring", papc_allreduce_pre_reduced_ring_model},
+    {"pre_reduced_ring_published",
+     papc_allreduce_pre_reduced_ring_published_model},
     {"clairvoyant", papc_allreduce_clairvoyant_model},
 };
 
@@ -921,6 +923,11 @@ static void test_allreduce_tables(void **state) {
     CHECK_TABLE(allreduce, rabenseifner);
     CHECK_TABLE(allreduce, sorted_linear_tree);
     CHECK_TABLE(allreduce, pre_reduced_ring);
+    /* Both rules give k = 0 with balanced arrivals: the same model. */
+    check_cases("allreduce/pre_reduced_ring_published",
+                papc_allreduce_pre_reduced_ring_published_model,
+                allreduce_pre_reduced_ring_cases,
+                COUNT(allreduce_pre_reduced_ring_cases));
     CHECK_TABLE(allreduce, clairvoyant);
 }
 
