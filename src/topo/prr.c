@@ -5,7 +5,9 @@
  * and 7) as pure step lists; see prr.h.  The file comments of
  * src/coll/allreduce/pre_reduced_ring.c and sorted_linear_tree.c list the
  * corrections to the paper's pseudocode; the reasoning is repeated next to
- * the code it concerns.
+ * the code it concerns.  papc_prr_predict and papc_prr_presteps_model
+ * (issue 15) time the PRR schedule under the agreed cost model and choose
+ * the pre-steps that minimise the predicted average elapsed time.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -8,8 +8,19 @@
  * arrival order (id = position in it, 0 earliest).  Process id performs
  * k[id] "pre-steps": it starts k[id] steps ahead of a plain ring, so that
  * early processes pass segments along and reduce them before the late ones
- * come; k comes from the predicted arrivals a_i and tau, the time to send
- * and reduce one segment (agreed model: alpha + seg_bytes (beta + gamma)).
+ * come.  Two rows differ only in how k is chosen, from agreed inputs
+ * alone (the agreed offsets and order, alpha, beta, gamma, count and
+ * type, the documented-equal eager limit), so every rank gets the same k:
+ *  - pre_reduced_ring (issue 15): papc_prr_presteps_model, the k of least
+ *    predicted average elapsed time among the ring (k = 0) and the "capped
+ *    staircases", each timed step by step under the Hockney model with
+ *    eager and rendezvous transfers (papc_prr_predict).  Pre-steps pay
+ *    only where a pre-reduced segment can travel before the late receiver
+ *    posts its receive (segments up to the eager limit); with rendezvous
+ *    segments it keeps k = 0, the ring in arrival order.
+ *  - pre_reduced_ring_published (prr_paper): Fig. 7 lines 1-6, from the
+ *    predicted arrivals a_i and tau, the time to send and reduce one
+ *    segment (alpha + seg_bytes (beta + gamma)).
  * Reduce loop: each segment j travels sp_j -> sp_j + 1 -> ... -> rp_j =
  * sp_j - 1, reduced at every hop; override loop: the result travels rp_j
  * -> ... -> rp_j - 1.  With no predictions (no monitor: offsets unknown,
