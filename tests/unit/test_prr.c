@@ -826,6 +826,53 @@ static void test_rule_optimal(void **state) {
     assert_true(stairs > 30);     /* the search is not trivially the ring */
 }
 
+/* The emulated cluster's costs (alpha 50 us, 1 Gbit/s, gamma 0.3 ns/B),
+ * P = 8, rand-late and one-late arrivals up to 50 ms, every valid k: with
+ * the 128 KiB and 1 MiB segments of 256 Ki and 2 Mi floats (above the
+ * 64,512-byte eager limit) no k is predicted better than the ring, so the
+ * rule keeps k = 0; with the 32 KiB segments of 64 Ki floats some k beats
+ * the ring in every pattern (by more than 5 % in most), and the rule's
+ * choice is within the margin of the best. */
+static void test_rule_cluster(void **state) {
+    (void)state;
+    double segs[] = {131072, 1048576, 32768};
+    int big_gain = 0;
+    for (int s = 0; s < 3; s++) {
+        papc_prr_cost c = {50e-6, 8e-9, 0.3e-9, segs[s], 64512};
+        for (int rep = 0; rep < 40; rep++) {
+            int P = 8, k[8], kk[8], z[8] = {0};
+            double a[8];
+            for (int i = 0; i < P; i++)
+                a[i] = rep % 4 == 0 ? (i == P - 1 ? 0.002 * (1 + rep % 25)
+                                                  : 0.0)
+                                    : 0.05 * rnd_below(1000) / 1000.0;
+            for (int i = 1; i < P; i++)
+                for (int j = i; j > 0 && a[j] < a[j - 1]; j--) {
+                    double t = a[j]; a[j] = a[j - 1]; a[j - 1] = t;
+                }
+            double ring = papc_prr_predict(P, z, a, &c, NULL), best = ring;
+            for (unsigned bits = 0; bits < (1u << (P - 1)); bits++) {
+                k_from_bits(P, bits, kk);
+                double v = papc_prr_predict(P, kk, a, &c, NULL);
+                if (v < best) best = v;
+            }
+            papc_prr_presteps_model(P, a, &c, k);
+            if (s < 2) {
+                assert_true(best >= ring);
+                expect_k(P, k, z, "rendezvous segments on the cluster");
+            } else {
+                assert_true(best < ring);
+                big_gain += best < 0.95 * ring;
+                assert_true(papc_prr_predict(P, k, a, &c, NULL) <=
+                            best + PAPC_PRR_RULE_MARGIN * ring);
+            }
+        }
+    }
+    print_message("cluster costs, 32 KiB segments: %d of 40 patterns gain "
+                  "> 5 %%\n", big_gain);
+    assert_true(big_gain >= 24);
+}
+
 /* Monotonicity, eager segments, one late rank: the later it comes, the
  * more pre-steps (never fewer), and the chosen k's predicted e is never
  * above the ring's; with rendezvous segments never any pre-step. */
@@ -932,6 +979,7 @@ int main(void) {
         cmocka_unit_test(test_staircase),
         cmocka_unit_test(test_rule_hand),
         cmocka_unit_test(test_rule_optimal),
+        cmocka_unit_test(test_rule_cluster),
         cmocka_unit_test(test_rule_monotone),
         cmocka_unit_test(test_rule_large),
     };
