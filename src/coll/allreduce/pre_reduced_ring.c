@@ -202,6 +202,12 @@ static void presteps(const papc_call *c, const papc_arrival *a,
     papc_prr_presteps_model(P, arrival, &cost, k);
 }
 
+static int no_presteps(int P, const int *k) {
+    for (int i = 0; i < P; i++)
+        if (k[i] != 0) return 0;
+    return 1;
+}
+
 static int run_prr(const papc_call *c, const papc_arrival *a,
                    prr_rule rule) {
     int P = c->size, id = -1;
@@ -224,7 +230,15 @@ static int run_prr(const papc_call *c, const papc_arrival *a,
         }
         print_view(c, rule, order, k);
     }
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS && rule == PRR_RULE_MODEL && no_presteps(P, k)) {
+        /* Reduced to the ring: ring.c runs the same hops without the
+         * initial copy of the vector (on the 2-core emulated cluster eight
+         * 8 MiB copies cost about 9 ms of 180).  Its ring is in rank
+         * order; with k = 0 the predicted time does not depend on the
+         * order (every segment still passes the last arriver), and the
+         * decision is the same on every rank (k is). */
+        rc = papc_allreduce_ring(c);
+    } else if (rc == MPI_SUCCESS) {
         int n = papc_prr_schedule(P, k, id, steps);
         rc = papc_allreduce_run_segments(c, order, P, steps, n);
     }
@@ -253,26 +267,22 @@ int papc_allreduce_pre_reduced_ring_published(const papc_call *c) {
 
 /* Model (issue 12), balanced arrivals: the known arrivals lie within one
  * hop, so papc_prr_presteps_model picks k = 0 without a search (also
- * without predictions) and the
- * schedule is the plain ring over P segments of m/P bytes:
+ * without predictions), and k = 0 runs ring.c:
  *   T = γ(P)(α + 8(2P+1)β)                     (the agreed order, rank 0)
- *     + m δ                      (papc_allreduce_run_segments: sendbuf to
- *                                 recvbuf)
- *     + (P-1)(α + m/P (β + γ_op))   (reduce loop: P-1 blocking receives,
- *                                    each reduced and sent on)
- *     + (P-1)(α + m/P β)            (override loop: P-1 receives in place)
- * count < P: empty segments are skipped (the model keeps m/P).  Ignores
+ *     + (P-1)(α + m/P (β + γ_op))   (reduce-scatter: P-1 receives, each
+ *                                    reduced and sent on)
+ *     + (P-1)(α + m/P β)            (allgather: P-1 receives in place)
+ * No copy.  count < P: empty segments (the model keeps m/P).  Ignores
  * m_s.  Commutative ops only.
  * Traffic: the agreement's 2(P-1) messages, (P-1)(16P + 40) bytes; each
- * of the P segments passes P-1 reduce and P-1 override hops (the same for
- * every k): 2P(P-1) messages, 2(P-1)m sent + (P-1)m reduced. */
+ * of the P segments passes P-1 reduce and P-1 override hops: 2P(P-1)
+ * messages, 2(P-1)m sent + (P-1)m reduced. */
 papc_terms papc_allreduce_pre_reduced_ring_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
     double s = in->m / in->P, P = in->P;
     papc_terms reduce_hop = {1, s, s, 0, 0, 0};
     t = papc_model_agreement(in);
-    t.copy = in->m;
     t = papc_terms_axpy(t, in->P - 1, reduce_hop);
     t = papc_terms_axpy(t, in->P - 1, papc_msg(s));
     t = papc_model_agreement_traffic(t, in->P);
