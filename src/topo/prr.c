@@ -396,6 +396,7 @@ typedef struct prr_search {
     int *k;               /* scratch vector */
     double best;          /* predicted e of (be, bh) */
     int be, bh;
+    double budget;        /* predictions still allowed */
 } prr_search;
 
 /* Predicted e of staircase (e, h) (0 for the ring); keeps the best, ties
@@ -403,6 +404,8 @@ typedef struct prr_search {
 static double search_try(prr_search *q, int e, int h) {
     int P = q->x.P;
     if (e < 0 || e > P - 1 || h < 0 || h > e) return INFINITY;
+    if (q->budget < 1.0) return INFINITY;
+    q->budget -= 1.0;
     if (h == 0) e = 0;
     papc_prr_staircase(P, e, h, q->k);
     double v = scratch_predict(&q->x, q->k, q->a, q->c, NULL);
@@ -443,6 +446,18 @@ void papc_prr_presteps_model(int P, const double *a, const papc_prr_cost *c,
         }
     double hop = c->alpha + c->seg_bytes * c->beta;
     if (!(hi - lo >= hop) || !(hop > 0.0)) return;  /* no slack to use */
+    /* The search may cost about PAPC_PRR_RULE_SEARCH_SHARE of the call:
+     * the ring's e is about 2(P-1) hops plus the mean wait for the last
+     * arrival; a prediction steps P(4P+2) positions. */
+    double mean = 0.0;
+    for (int i = 0; i < P; i++)
+        mean += (isfinite(a[i]) && a[i] >= 0.0) ? a[i] : hi;
+    mean /= P;
+    double ring_est = 2.0 * (P - 1) * hop +
+                      (P - 1) * c->seg_bytes * c->gamma + (hi - mean);
+    double budget = PAPC_PRR_RULE_SEARCH_SHARE * ring_est /
+                    (PAPC_PRR_RULE_POSITION_COST * P * (4.0 * P + 2.0));
+    if (!(budget >= 2.0)) return;      /* not even the ring and one more */
     prr_search q;
     double *arr = malloc(sizeof(double) * (size_t)P);
     q.k = malloc(sizeof(int) * (size_t)P);
@@ -457,10 +472,13 @@ void papc_prr_presteps_model(int P, const double *a, const papc_prr_cost *c,
     q.c = c;
     q.best = INFINITY;
     q.be = q.bh = 0;
+    q.budget = budget;
     double ring = search_try(&q, 0, 0);
     if (P <= 12) {
-        for (int e = 1; e <= P - 1; e++)
-            for (int h = 1; h <= e; h++) search_try(&q, e, h);
+        /* The most promising first (a late last process: e = P-1, high
+         * staircases), in case the budget ends the search. */
+        for (int e = P - 1; e >= 1; e--)
+            for (int h = e; h >= 1; h--) search_try(&q, e, h);
     } else {
         int es[] = {P - 1, P - 2, (3 * (P - 1)) / 4, (P - 1) / 2,
                     (P - 1) / 4};

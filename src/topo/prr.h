@@ -92,11 +92,20 @@ double papc_prr_predict(int P, const int *k, const double *a,
  * arrivals lie within one hop (alpha + seg_bytes beta) of each other, for
  * P > PAPC_PRR_RULE_MAXP, or for a senseless cost.  Unknown arrivals
  * (not finite or negative) count as the latest known one, as in
- * papc_prr_presteps.  P <= 12: every (e, h); above, a coarse grid of
- * (e, h) then a descent by single steps of e and h.  Deterministic: the
- * same inputs give the same k on every rank.  The result is valid. */
+ * papc_prr_presteps.  P <= 12: every (e, h), from e = P-1 and h = e
+ * down; above, a coarse grid of (e, h) then a descent by single steps of
+ * e and h.  The search stops when it has cost about
+ * PAPC_PRR_RULE_SEARCH_SHARE of the call it optimises (the ring's e
+ * estimated as 2(P-1) hops plus the mean wait for the last arrival, a
+ * prediction as P(4P+2) positions of PAPC_PRR_RULE_POSITION_COST seconds,
+ * this development machine's cost rounded up); with room for less than
+ * the ring and one staircase it returns k = 0 without a search.
+ * Deterministic: the same inputs give the same k on every rank.  The
+ * result is valid. */
 #define PAPC_PRR_RULE_MARGIN 0.01
 #define PAPC_PRR_RULE_MAXP 128
+#define PAPC_PRR_RULE_SEARCH_SHARE 0.01
+#define PAPC_PRR_RULE_POSITION_COST 50e-9
 void papc_prr_presteps_model(int P, const double *a, const papc_prr_cost *c,
                              int *k);
 /* The capped staircase k(e, h) itself (e, h clamped to the valid range;

@@ -770,6 +770,16 @@ static void test_rule_hand(void **state) {
         papc_prr_presteps_model(4, late4, &bad[b], k);
         expect_k(4, k, z, "senseless cost");
     }
+    /* The search budget: the same eager one-late pattern in microseconds
+     * (a ring of about 5 us, so 1 % of it pays for no search) keeps the
+     * ring; in seconds it finds the staircase. */
+    papc_prr_cost us = {0.0, 1e-6, 0.0, 1.0, 1.0};
+    double late3us[] = {0, 0, 10e-6};
+    papc_prr_presteps_model(3, late3us, &us, k);
+    expect_k(3, k, z, "no budget for a search");
+    papc_prr_cost s1 = {0.0, 1.0, 0.0, 1.0, 1.0};
+    papc_prr_presteps_model(3, late3, &s1, k);
+    expect_k(3, k, w3, "budget for the search");
     /* Unknown arrivals count as the latest known: (0, 0, 10, ?) is
      * (0, 0, 10, 10); two late ranks, eager. */
     double part[] = {0, 0, 10, INFINITY}, full[] = {0, 0, 10, 10};
@@ -832,11 +842,13 @@ static void test_rule_optimal(void **state) {
  * 64,512-byte eager limit) no k is predicted better than the ring, so the
  * rule keeps k = 0; with the 32 KiB segments of 64 Ki floats some k beats
  * the ring in every pattern (by more than 5 % in most), and the rule's
- * choice is within the margin of the best. */
+ * choice is never predicted worse than the ring, and within the margin of
+ * the best in most patterns (its search stops after about 1 % of the
+ * call: a few staircases when the wait is short). */
 static void test_rule_cluster(void **state) {
     (void)state;
     double segs[] = {131072, 1048576, 32768};
-    int big_gain = 0;
+    int big_gain = 0, near_best = 0;
     for (int s = 0; s < 3; s++) {
         papc_prr_cost c = {50e-6, 8e-9, 0.3e-9, segs[s], 64512};
         for (int rep = 0; rep < 40; rep++) {
@@ -861,16 +873,19 @@ static void test_rule_cluster(void **state) {
                 assert_true(best >= ring);
                 expect_k(P, k, z, "rendezvous segments on the cluster");
             } else {
+                double mine = papc_prr_predict(P, k, a, &c, NULL);
                 assert_true(best < ring);
+                assert_true(mine <= ring);
                 big_gain += best < 0.95 * ring;
-                assert_true(papc_prr_predict(P, k, a, &c, NULL) <=
-                            best + PAPC_PRR_RULE_MARGIN * ring);
+                near_best += mine <= best + PAPC_PRR_RULE_MARGIN * ring;
             }
         }
     }
     print_message("cluster costs, 32 KiB segments: %d of 40 patterns gain "
-                  "> 5 %%\n", big_gain);
+                  "> 5 %%, the rule within the margin of the best in %d\n",
+                  big_gain, near_best);
     assert_true(big_gain >= 24);
+    assert_true(near_best >= 24);
 }
 
 /* Monotonicity, eager segments, one late rank: the later it comes, the
