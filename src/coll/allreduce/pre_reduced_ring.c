@@ -63,6 +63,10 @@
  *   PAPC_PRR_TEST_OFFSETS="0,0,0.01,..."  predicted arrival offsets by rank
  *       in seconds (empty/"-"/"inf": unknown) replacing the runtime's,
  *       and the order derived from them (also read by sorted_linear_tree);
+ *   PAPC_PRR_TEST_COST="alpha,beta,gamma,eager"  replaces the agreed cost
+ *       model and the eager limit the pre-step rules see (an empty entry
+ *       keeps that value): lets a test with small vectors reach the
+ *       costs at which the model rule picks pre-steps;
  *   PAPC_PRR_TEST_K="2,1,0,..."  the pre-step vector by position in the
  *       order (made valid first), replacing the computed one.
  * PAPC_VERBOSE=1 prints the order and k on rank 0.
@@ -192,13 +196,22 @@ static void presteps(const papc_call *c, const papc_arrival *a,
     int P = c->size;
     int maxlen = c->sendcount / P + (c->sendcount % P != 0);
     double seg_bytes = (double)maxlen * (double)papc_type_size(c->sendtype);
+    papc_prr_cost cost = {a->alpha, a->beta, a->gamma, seg_bytes,
+                          (double)papc_pipeline_max_segment()};
+    const char *knob = getenv("PAPC_PRR_TEST_COST");
+    if (knob && *knob) {          /* alpha,beta,gamma,eager; "" keeps one */
+        double v[4];
+        papc_parse_offsets(knob, 4, v);
+        if (isfinite(v[0])) cost.alpha = v[0];
+        if (isfinite(v[1])) cost.beta = v[1];
+        if (isfinite(v[2])) cost.gamma = v[2];
+        if (isfinite(v[3])) cost.eager_bytes = v[3];
+    }
     if (rule == PRR_RULE_PUBLISHED) {
-        double tau = a->alpha + seg_bytes * (a->beta + a->gamma);
+        double tau = cost.alpha + seg_bytes * (cost.beta + cost.gamma);
         papc_prr_presteps(P, arrival, tau, k);
         return;
     }
-    papc_prr_cost cost = {a->alpha, a->beta, a->gamma, seg_bytes,
-                          (double)papc_pipeline_max_segment()};
     papc_prr_presteps_model(P, arrival, &cost, k);
 }
 
