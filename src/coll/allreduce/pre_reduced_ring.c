@@ -175,8 +175,9 @@ typedef enum prr_rule {
     PRR_RULE_PUBLISHED  /* pre_reduced_ring_published: Fig. 7 lines 1-6 */
 } prr_rule;
 
-static void print_view(const papc_call *c, prr_rule rule, const int *order,
-                       const int *k) {
+static void print_view(const papc_call *c, const papc_arrival *a,
+                       prr_rule rule, const int *order,
+                       const double *arrival, const int *k) {
     const char *v = getenv("PAPC_VERBOSE");
     if (!v || !*v || *v == '0' || c->rank != 0) return;
     fprintf(stderr, "papcoll: %s order", rule == PRR_RULE_MODEL
@@ -185,7 +186,10 @@ static void print_view(const papc_call *c, prr_rule rule, const int *order,
     for (int i = 0; i < c->size; i++) fprintf(stderr, " %d", order[i]);
     fprintf(stderr, " k");
     for (int i = 0; i < c->size; i++) fprintf(stderr, " %d", k[i]);
-    fprintf(stderr, "\n");
+    fprintf(stderr, " offsets_ms");
+    for (int i = 0; i < c->size; i++) fprintf(stderr, " %.3f", 1e3 * arrival[i]);
+    fprintf(stderr, " alpha %.3g beta %.3g gamma %.3g busy %.3g %.3g\n",
+            a->alpha, a->beta, a->gamma, a->alpha_busy, a->beta_busy);
 }
 
 /* The pre-steps of the call from agreed inputs only (the agreed arrivals
@@ -241,7 +245,7 @@ static int run_prr(const papc_call *c, const papc_arrival *a,
             papc_parse_ints(knob, P, k);
             papc_prr_k_normalise(P, k);
         }
-        print_view(c, rule, order, k);
+        print_view(c, a, rule, order, arrival, k);
     }
     if (rc == MPI_SUCCESS && rule == PRR_RULE_MODEL && no_presteps(P, k)) {
         /* Reduced to the ring: ring.c runs the same hops without the
