@@ -13,11 +13,13 @@
  * type, the documented-equal eager limit), so every rank gets the same k:
  *  - pre_reduced_ring (issue 15): papc_prr_presteps_model, the k of least
  *    predicted average elapsed time among the ring (k = 0) and the "capped
- *    staircases", each timed step by step under the Hockney model with
- *    eager and rendezvous transfers (papc_prr_predict).  Pre-steps pay
- *    only where a pre-reduced segment can travel before the late receiver
- *    posts its receive (segments up to the eager limit); with rendezvous
- *    segments it keeps k = 0, the ring in arrival order.
+ *    staircases", each timed step by step under the Hockney model (the
+ *    agreed busy alpha, beta: every process communicates in a ring round)
+ *    with eager and rendezvous transfers (papc_prr_predict).  Pre-steps
+ *    pay only where a pre-reduced segment can travel before the late
+ *    receiver posts its receive (segments up to the eager limit,
+ *    PAPC_PRR_EAGER_BYTES); with rendezvous segments it keeps k = 0, and
+ *    k = 0 runs ring.c.
  *  - pre_reduced_ring_published (prr_paper): Fig. 7 lines 1-6, from the
  *    predicted arrivals a_i and tau, the time to send and reduce one
  *    segment (alpha + seg_bytes (beta + gamma)).
@@ -64,9 +66,13 @@
  *       in seconds (empty/"-"/"inf": unknown) replacing the runtime's,
  *       and the order derived from them (also read by sorted_linear_tree);
  *   PAPC_PRR_TEST_COST="alpha,beta,gamma,eager"  replaces the agreed cost
- *       model and the eager limit the pre-step rules see (an empty entry
- *       keeps that value): lets a test with small vectors reach the
- *       costs at which the model rule picks pre-steps;
+ *       model (the busy alpha and beta for the model rule, the quiet ones
+ *       for the published rule) and the eager limit the pre-step rules
+ *       see (an empty entry keeps that value): lets a test with small
+ *       vectors reach the costs at which the model rule picks pre-steps;
+ * Not only for tests (same value on every rank):
+ *   PAPC_PRR_EAGER_BYTES=N|inf  the eager limit of the model rule
+ *       (default PAPC_PIPELINE_MAX_SEGMENT, 64,512 B).
  *   PAPC_PRR_TEST_K="2,1,0,..."  the pre-step vector by position in the
  *       order (made valid first), replacing the computed one.
  * PAPC_VERBOSE=1 prints the order and k on rank 0.
@@ -192,6 +198,22 @@ static void print_view(const papc_call *c, const papc_arrival *a,
             a->alpha, a->beta, a->gamma, a->alpha_busy, a->beta_busy);
 }
 
+/* Bytes a send moves before its receive is posted, as the model rule sees
+ * it: PAPC_PRR_EAGER_BYTES (a number or "inf"; must be equal on every
+ * rank), else the transport's eager limit papc_pipeline_max_segment()
+ * (64,512 B: Open MPI's TCP BTL).  Measured on shared memory (vader, 8
+ * ranks on 2 cores) a PRR segment of 1 MiB behaves as if sent eagerly
+ * (pre-steps pay as the eager model predicts), over TCP as rendezvous. */
+static double prr_eager_bytes(void) {
+    const char *e = getenv("PAPC_PRR_EAGER_BYTES");
+    if (e && *e) {
+        char *end;
+        double v = strtod(e, &end);
+        if (end != e && *end == '\0' && v >= 0.0 && !isnan(v)) return v;
+    }
+    return (double)papc_pipeline_max_segment();
+}
+
 /* The pre-steps of the call from agreed inputs only (the agreed arrivals
  * and cost model, count, type, the documented-equal eager limit), so every
  * rank computes the same k. */
@@ -200,8 +222,25 @@ static void presteps(const papc_call *c, const papc_arrival *a,
     int P = c->size;
     int maxlen = c->sendcount / P + (c->sendcount % P != 0);
     double seg_bytes = (double)maxlen * (double)papc_type_size(c->sendtype);
-    papc_prr_cost cost = {a->alpha, a->beta, a->gamma, seg_bytes,
-                          (double)papc_pipeline_max_segment()};
+    if (rule == PRR_RULE_PUBLISHED) {
+        double tau = a->alpha + seg_bytes * (a->beta + a->gamma);
+        const char *t = getenv("PAPC_PRR_TEST_COST");
+        if (t && *t) {                           /* alpha,beta,gamma */
+            double v[3];
+            papc_parse_offsets(t, 3, v);
+            tau = (isfinite(v[0]) ? v[0] : a->alpha) +
+                  seg_bytes * ((isfinite(v[1]) ? v[1] : a->beta) +
+                               (isfinite(v[2]) ? v[2] : a->gamma));
+        }
+        papc_prr_presteps(P, arrival, tau, k);
+        return;
+    }
+    /* In a ring round every process sends and receives at once: the
+     * agreed busy fit (as Clairvoyant's rounds use it).  On 8 ranks
+     * sharing 2 cores it is 9 times the quiet beta; on a network with
+     * spare CPU the two are equal. */
+    papc_prr_cost cost = {a->alpha_busy, a->beta_busy, a->gamma, seg_bytes,
+                          prr_eager_bytes()};
     const char *knob = getenv("PAPC_PRR_TEST_COST");
     if (knob && *knob) {          /* alpha,beta,gamma,eager; "" keeps one */
         double v[4];
@@ -210,11 +249,6 @@ static void presteps(const papc_call *c, const papc_arrival *a,
         if (isfinite(v[1])) cost.beta = v[1];
         if (isfinite(v[2])) cost.gamma = v[2];
         if (isfinite(v[3])) cost.eager_bytes = v[3];
-    }
-    if (rule == PRR_RULE_PUBLISHED) {
-        double tau = cost.alpha + seg_bytes * (cost.beta + cost.gamma);
-        papc_prr_presteps(P, arrival, tau, k);
-        return;
     }
     papc_prr_presteps_model(P, arrival, &cost, k);
 }
