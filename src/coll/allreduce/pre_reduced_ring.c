@@ -72,12 +72,14 @@
  *       vectors reach the costs at which the model rule picks pre-steps;
  * Not only for tests (same value on every rank):
  *   PAPC_PRR_EAGER_BYTES=N|inf  the eager limit of the model rule
- *       (default PAPC_PIPELINE_MAX_SEGMENT, 64,512 B).
+ *       (default: inf when all ranks share a node, else
+ *       PAPC_PIPELINE_MAX_SEGMENT, 64,512 B).
  *   PAPC_PRR_TEST_K="2,1,0,..."  the pre-step vector by position in the
  *       order (made valid first), replacing the computed one.
  * PAPC_VERBOSE=1 prints the order and k on rank 0.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,19 +200,53 @@ static void print_view(const papc_call *c, const papc_arrival *a,
             a->alpha, a->beta, a->gamma, a->alpha_busy, a->beta_busy);
 }
 
+/* 1 when every rank of the call's communicator shares one node (one
+ * shared-memory domain), from PMPI_Comm_split_type once per communicator,
+ * cached as an attribute of the private duplicate (every rank of the
+ * first PRR call on it splits: the call itself is collective).  The
+ * answer is the same on every rank: all ranks on one node see a node of
+ * size P, and otherwise none does.  -1 when MPI refused. */
+static int prr_keyval = MPI_KEYVAL_INVALID;
+
+static int one_node(const papc_call *c) {
+    void *val;
+    int found = 0;
+    if (prr_keyval == MPI_KEYVAL_INVALID &&
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN,
+                               MPI_COMM_NULL_DELETE_FN, &prr_keyval,
+                               NULL) != MPI_SUCCESS)
+        return -1;
+    if (MPI_Comm_get_attr(c->comm, prr_keyval, &val, &found) != MPI_SUCCESS)
+        return -1;
+    if (found) return (int)(intptr_t)val - 1;
+    MPI_Comm node;
+    int n = 0;
+    if (PMPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, 0,
+                             MPI_INFO_NULL, &node) != MPI_SUCCESS)
+        return -1;
+    MPI_Comm_size(node, &n);
+    MPI_Comm_free(&node);
+    int one = n == c->size;
+    MPI_Comm_set_attr(c->comm, prr_keyval, (void *)(intptr_t)(one + 1));
+    return one;
+}
+
 /* Bytes a send moves before its receive is posted, as the model rule sees
  * it: PAPC_PRR_EAGER_BYTES (a number or "inf"; must be equal on every
- * rank), else the transport's eager limit papc_pipeline_max_segment()
- * (64,512 B: Open MPI's TCP BTL).  Measured on shared memory (vader, 8
- * ranks on 2 cores) a PRR segment of 1 MiB behaves as if sent eagerly
- * (pre-steps pay as the eager model predicts), over TCP as rendezvous. */
-static double prr_eager_bytes(void) {
+ * rank) when set; else unlimited when all ranks share one node, else the
+ * transport's eager limit papc_pipeline_max_segment() (64,512 B: Open
+ * MPI's TCP BTL).  Measured (docs/performance.md): on shared memory (vader,
+ * 8 ranks on 2 cores) 1 MiB segments behave as if sent eagerly -- the
+ * pre-steps the eager model picks beat the ring by 14 % --, over TCP as
+ * rendezvous. */
+static double prr_eager_bytes(const papc_call *c) {
     const char *e = getenv("PAPC_PRR_EAGER_BYTES");
     if (e && *e) {
         char *end;
         double v = strtod(e, &end);
         if (end != e && *end == '\0' && v >= 0.0 && !isnan(v)) return v;
     }
+    if (one_node(c) == 1) return INFINITY;
     return (double)papc_pipeline_max_segment();
 }
 
@@ -240,7 +276,7 @@ static void presteps(const papc_call *c, const papc_arrival *a,
      * sharing 2 cores it is 9 times the quiet beta; on a network with
      * spare CPU the two are equal. */
     papc_prr_cost cost = {a->alpha_busy, a->beta_busy, a->gamma, seg_bytes,
-                          prr_eager_bytes()};
+                          prr_eager_bytes(c)};
     const char *knob = getenv("PAPC_PRR_TEST_COST");
     if (knob && *knob) {          /* alpha,beta,gamma,eager; "" keeps one */
         double v[4];
