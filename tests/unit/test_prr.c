@@ -27,6 +27,10 @@
  * order[i]), then for random P up to 64; SLT for P <= 12 and several
  * segment counts.  The paper's literal pseudocode is checked to FAIL in
  * the simulator, so that the simulator is known to catch the bugs fixed.
+ * The cost-model rule of issue 15 (papc_prr_predict, papc_prr_presteps_
+ * model): hand-calculated timings, the rule against an exhaustive search
+ * over every valid k (P <= 7; and P = 8 under the emulated cluster's
+ * costs), monotonicity in the delay, the search budget, large P.
  */
 #include <math.h>
 #include <setjmp.h>
