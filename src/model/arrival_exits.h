@@ -15,6 +15,12 @@
  * model or the case is invalid. */
 int papc_arrival_model_exits(const papc_arrival_case *c, double *F);
 
+/* The run time the row's structure gives with every offset 0 and its own
+ * α, β, γ_op as they are (λ = 1; t0 is ignored): what t0 is scaled
+ * against.  A row whose balanced model predicts less than this leaves
+ * out part of what its code does (see the unit test); -1 when invalid. */
+double papc_arrival_model_structure(const papc_arrival_case *c);
+
 /* sorted_linear_tree (papc_slt_schedule): exits F[j] of the processes by
  * position j in the chain, o[j] their arrivals (sorted or not), S
  * segments, cr the reduce hop (α + s(β+γ)), co the override hop (α + sβ),
@@ -32,5 +38,11 @@ void papc_prr_model_exits(int P, const double *o, const int *k, double cr,
 /* The published pre-step rule (Fig. 7 lines 1-6, papc_prr_presteps) for
  * known arrivals a[0..P) by position. */
 void papc_prr_published_presteps(int P, const double *a, double tau, int *k);
+
+/* Clairvoyant's schedule length (the root's finish, from the earliest
+ * arrival) for N segments, rounds of d seconds and the arrivals o[0..P)
+ * SORTED ascending: max_j o_j + (N + ceil(log2 n_j) - 1) d, n_0 = P,
+ * n_j = P - j + 1 (see arrival_model.c). */
+double papc_clv_model_length(int P, double N, const double *o, double d);
 
 #endif

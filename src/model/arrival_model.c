@@ -468,16 +468,86 @@ static void reduce_binomial(am_work *w) {
     }
 }
 
-/* Rows whose every rank waits for every other: F_r = max o + 1 (times λ,
- * so max o + t0).  ring (reduce and allreduce), segmented_ring, recursive
- * doubling (its folded-out ranks wait for the result), Rabenseifner's
- * allreduce, Radix-k (no fold; its gather's early leavers are not
- * separated).  In the ring the exact max-plus exit of rank r after its
- * last step is max over every rank of (o + the steps between), all
- * 2(P-1) of them: max o + t0. */
-static void all_wait_for_last(am_work *w) {
+/* Rows whose every rank waits for every other: F_r = max o + T (times λ,
+ * so max o + t0), T the row's Hockney critical path below (it only
+ * matters for papc_arrival_model_structure: λ T = t0).  ring (reduce and
+ * allreduce), segmented_ring, recursive doubling (its folded-out ranks
+ * wait for the result), Rabenseifner's allreduce, Radix-k (no fold; its
+ * gather's early leavers are not separated).  In the ring the exact
+ * max-plus exit of rank r after its last step is max over every rank of
+ * (o + the steps between), all 2(P-1) of them: max o + t0; the butterfly
+ * and the halving likewise cover every rank in their log2 P steps. */
+static void all_wait_for_last(am_work *w, double T) {
     double last = max_offset(w);
-    for (int r = 0; r < w->P; r++) w->F[r] = last + w->lam;
+    for (int r = 0; r < w->P; r++) w->F[r] = last + w->lam * T;
+}
+
+static int pof2_floor(int P) {
+    int p = 1;
+    while (p * 2 <= P) p *= 2;
+    return p;
+}
+
+/* ring reduce: the reduce-scatter's P-1 steps, then the root takes the
+ * P-1 blocks one after the other. */
+static void reduce_ring(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    double b = c->m / c->P, n = c->P - 1;
+    all_wait_for_last(w, n * (c->alpha + b * (c->beta + c->gamma_op)) +
+                             n * (c->alpha + b * c->beta));
+}
+
+/* Radix-k with the code's group sizes (8, 4, 2 as often as they divide P,
+ * then the prime factors left, src/topo/radix_k.c): K = Σ (k_i - 1)
+ * messages in each phase, the volume telescoping to (P-1)/P m. */
+static void reduce_radix_k(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    static const int pref[] = {8, 4, 2};
+    int P = c->P, K = 0;
+    for (int i = 0; i < 3; i++)
+        while (P % pref[i] == 0) {
+            K += pref[i] - 1;
+            P /= pref[i];
+        }
+    for (int f = 3; P > 1; f += 2)
+        while (P % f == 0) {
+            K += f - 1;
+            P /= f;
+        }
+    double v = (c->P - 1.0) / c->P * c->m;
+    all_wait_for_last(w, 2 * K * c->alpha + v * (2 * c->beta + c->gamma_op));
+}
+
+static void allreduce_ring(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    double b = c->m / c->P, n = c->P - 1;
+    all_wait_for_last(w, 2 * n * (c->alpha + b * c->beta) + n * b * c->gamma_op);
+}
+
+/* segmented_ring: n_p reduce-scatter phases of pieces of m_s bytes. */
+static void allreduce_segmented_ring(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    double seg = c->segsize > 0 ? c->segsize : PAPC_ARRIVAL_DEFAULT_SEGSIZE;
+    double b = c->m / c->P, n = c->P - 1, np = segments(b, seg);
+    all_wait_for_last(w, (np + 1) * n * c->alpha +
+                             n * b * (2 * c->beta + c->gamma_op));
+}
+
+static void allreduce_recursive_doubling(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    int pof2 = pof2_floor(c->P), fold = pof2 != c->P;
+    double L = ceil_log2(pof2);
+    all_wait_for_last(w, (L + 2 * fold) * (c->alpha + c->m * c->beta) +
+                             (L + fold) * c->m * c->gamma_op);
+}
+
+static void allreduce_rabenseifner(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    int pof2 = pof2_floor(c->P), fold = pof2 != c->P;
+    double L = ceil_log2(pof2), f = (pof2 - 1.0) / pof2 * c->m;
+    all_wait_for_last(w, 2 * L * c->alpha + f * (2 * c->beta + c->gamma_op) +
+                             fold * (2 * (c->alpha + c->m * c->beta) +
+                                     c->m * c->gamma_op));
 }
 
 /* Rabenseifner's reduce: the fold first (P not a power of two): virtual
@@ -489,8 +559,7 @@ static void all_wait_for_last(am_work *w) {
  * (the row's balanced terms). */
 static void reduce_rabenseifner(am_work *w) {
     const papc_arrival_case *c = w->c;
-    int P = w->P, pof2 = 1, shift = (c->root - 1 + P) % P;
-    while (pof2 * 2 <= P) pof2 *= 2;
+    int P = w->P, pof2 = pof2_floor(P), shift = (c->root - 1 + P) % P;
     int rem = P - pof2;
     double L = ceil_log2(pof2), f = (pof2 - 1.0) / pof2;
     double cost = w->lam * (c->alpha + c->m * c->beta);
@@ -525,11 +594,12 @@ static void reduce_rabenseifner(am_work *w) {
  * and a non-root exits after its last send, F_i = o_i + N d.  A late
  * process's tail is then N rounds, as the paper describes ("about N
  * rounds follow its arrival"); the test checks F_root against the rounds
- * of papc_clv_fast.  N: m / m_s when a segment size is given, else
- * the run's default (sqrt(L m (β+γ)/α) under the arrival runtime's
- * default model, at least m / 64512, at most 4096). */
+ * of papc_clv_fast.  N: the run's default, sqrt(L m (β+γ)/α) under the
+ * arrival runtime's default model, at least m / 64512, at most 4096 and
+ * m (the row's balanced model counts the same; the knobs PAPC_CLV_SEGMENTS
+ * and an explicit PAPC_SEGSIZE, which both read, are not modelled: m_s
+ * cannot tell an explicit segment size from the default one). */
 static double clv_segments(const papc_arrival_case *c) {
-    if (c->segsize > 0) return segments(c->m, c->segsize);
     double L = ceil_log2(c->P);
     double n = sqrt(L * c->m * (PAPC_ARRIVAL_DEFAULT_BETA +
                                 PAPC_ARRIVAL_DEFAULT_GAMMA) /
@@ -541,6 +611,15 @@ static double clv_segments(const papc_arrival_case *c) {
     return n < 1 ? 1 : n;
 }
 
+double papc_clv_model_length(int P, double N, const double *o, double d) {
+    double fin = -INFINITY;
+    for (int j = 0; j < P; j++) {
+        int n = j == 0 ? P : P - j + 1;
+        fin = dmax(fin, o[j] + (N + ceil_log2(n) - 1) * d);
+    }
+    return fin;
+}
+
 /* Returns F_root; non-roots' exits in w->F (the root's too). */
 static double clv_reduce(am_work *w, int root) {
     const papc_arrival_case *c = w->c;
@@ -548,11 +627,8 @@ static double clv_reduce(am_work *w, int root) {
     double N = clv_segments(c);
     double d = w->lam * (c->alpha + c->m / N * (c->beta + c->gamma_op));
     am_sort(w);
-    double fin = -INFINITY;
-    for (int j = 0; j < P; j++) {
-        int n = j == 0 ? P : P - j + 1;
-        fin = dmax(fin, w->o[w->order[j]] + (N + ceil_log2(n) - 1) * d);
-    }
+    for (int j = 0; j < P; j++) w->t2[j] = w->o[w->order[j]];
+    double fin = papc_clv_model_length(P, N, w->t2, d);
     for (int r = 0; r < P; r++) w->F[r] = w->o[r] + N * d;
     w->F[root] = fin;
     return fin;
@@ -725,15 +801,16 @@ static const am_row am_rows[] = {
     {"reduce", "basic_linear", "linear lin", reduce_basic_linear},
     {"reduce", "binomial", "bnom", reduce_binomial},
     {"reduce", "rabenseifner", "reduce_scatter_gather", reduce_rabenseifner},
-    {"reduce", "ring", "", all_wait_for_last},
-    {"reduce", "radix_k", "rxx radixk", all_wait_for_last},
+    {"reduce", "ring", "", reduce_ring},
+    {"reduce", "radix_k", "rxx radixk", reduce_radix_k},
     {"reduce", "clairvoyant", "clv", reduce_clairvoyant},
     {"allreduce", "basic_linear", "linear lin", allreduce_basic_linear},
-    {"allreduce", "recursive_doubling", "rd butterfly", all_wait_for_last},
-    {"allreduce", "ring", "", all_wait_for_last},
-    {"allreduce", "segmented_ring", "sring", all_wait_for_last},
+    {"allreduce", "recursive_doubling", "rd butterfly",
+     allreduce_recursive_doubling},
+    {"allreduce", "ring", "", allreduce_ring},
+    {"allreduce", "segmented_ring", "sring", allreduce_segmented_ring},
     {"allreduce", "rabenseifner", "reduce_scatter_allgather",
-     all_wait_for_last},
+     allreduce_rabenseifner},
     {"allreduce", "sorted_linear_tree", "slt", allreduce_slt},
     {"allreduce", "pre_reduced_ring", "prr", allreduce_prr},
     {"allreduce", "clairvoyant", "clv", allreduce_clairvoyant},
@@ -783,49 +860,72 @@ static int valid_case(const papc_arrival_case *c, const am_row **row) {
     return 1;
 }
 
-/* Fills F (P doubles) with the implied exits; returns ē, or -1. */
+/* One heap block for the work of a case: F, the zero offsets, t1, t2 (P
+ * doubles each), the sort records, order, map, ibuf (P ints each).  The
+ * offsets start as zeros (the balanced structure, λ = 1).  NULL when out
+ * of memory. */
+static void *work_alloc(const papc_arrival_case *c, am_work *w) {
+    int P = c->P;
+    size_t nd = 4 * (size_t)P;
+    char *mem = malloc(nd * sizeof(double) +
+                       (size_t)P * (sizeof(struct am_key) + 3 * sizeof(int)));
+    if (!mem) return NULL;
+    double *F = (double *)mem, *z = F + P;
+    for (int r = 0; r < P; r++) z[r] = 0;
+    *w = (am_work){c, P, z, 1, 1.0, F, NULL, NULL, NULL, z + P, z + 2 * P,
+                   (struct am_key *)(mem + nd * sizeof(double))};
+    w->order = (int *)(w->keys + P);
+    w->map = w->order + P;
+    w->ibuf = w->map + P;
+    return mem;
+}
+
+/* The balanced structure's run time max F(0; 1) and mean exit, in *R0
+ * and *mean. */
+static void balanced(const am_row *row, am_work *w, double *R0, double *mean) {
+    row->exits(w);
+    double mx = 0, sum = 0;
+    for (int r = 0; r < w->P; r++) {
+        mx = dmax(mx, w->F[r]);
+        sum += w->F[r];
+    }
+    *R0 = mx;
+    *mean = sum / w->P;
+}
+
+/* Fills out_F (P doubles, may be NULL) with the implied exits; returns ē,
+ * or -1. */
 static double evaluate(const papc_arrival_case *c, double *out_F) {
     const am_row *row;
     if (!valid_case(c, &row)) return -1;
     int P = c->P, zero = 1;
     for (int r = 0; r < P && zero; r++) zero = c->offset[r] == 0;
-    if (P == 1 || zero) {
-        if (out_F) for (int r = 0; r < P; r++) out_F[r] = c->t0;
+    if (P == 1) {
+        if (out_F) out_F[0] = c->t0;
         return c->t0;
     }
-    size_t nd = 4 * (size_t)P, ni = 3 * (size_t)P;
-    char *mem = malloc(nd * sizeof(double) + (size_t)P * sizeof(struct am_key) +
-                       ni * sizeof(int));
+    if (zero && !out_F) return c->t0;
+    am_work w;
+    void *mem = work_alloc(c, &w);
     if (!mem) return -1;
-    double *F = (double *)mem, *z = F + P;
-    am_work w = {c, P, z, 1, 1.0, F, NULL, NULL, NULL, z + P, z + 2 * P,
-                 (struct am_key *)(mem + nd * sizeof(double))};
-    w.order = (int *)(w.keys + P);
-    w.map = w.order + P;
-    w.ibuf = w.map + P;
-    for (int r = 0; r < P; r++) z[r] = 0;
-
-    /* λ from the balanced structure; its mean with λ = 1 scales by λ. */
-    row->exits(&w);
-    double R0 = 0, e0 = 0;
-    for (int r = 0; r < P; r++) {
-        R0 = dmax(R0, F[r]);
-        e0 += F[r];
-    }
-    double result = -1;
+    /* λ from the balanced structure; at offsets 0 every exit is a sum of
+     * costs, so its mean scales by λ too. */
+    double R0, e0, result = -1;
+    balanced(row, &w, &R0, &e0);
     if (R0 > 0 && isfinite(R0)) {
         double lam = c->t0 / R0;
-        e0 = lam * e0 / P;
+        e0 *= lam;
         w.o = c->offset;
         w.zero = 0;
         w.lam = lam;
         row->exits(&w);
         double e = 0;
-        for (int r = 0; r < P; r++) e += F[r] - c->offset[r];
+        for (int r = 0; r < P; r++) e += w.F[r] - c->offset[r];
         e /= P;
-        result = c->t0 + (e - e0);
+        /* exactly t0 when nothing is late (e - e0 is rounding there) */
+        result = zero ? c->t0 : c->t0 + (e - e0);
         if (out_F)
-            for (int r = 0; r < P; r++) out_F[r] = F[r] + (c->t0 - e0);
+            for (int r = 0; r < P; r++) out_F[r] = w.F[r] + (c->t0 - e0);
         if (!isfinite(result) || result < 0) result = -1;
     }
     free(mem);
@@ -834,6 +934,19 @@ static double evaluate(const papc_arrival_case *c, double *out_F) {
 
 double papc_arrival_model_mean(const papc_arrival_case *c) {
     return evaluate(c, NULL);
+}
+
+double papc_arrival_model_structure(const papc_arrival_case *c) {
+    const am_row *row;
+    if (!valid_case(c, &row)) return -1;
+    if (c->P == 1) return 0;
+    am_work w;
+    void *mem = work_alloc(c, &w);
+    if (!mem) return -1;
+    double R0, mean;
+    balanced(row, &w, &R0, &mean);
+    free(mem);
+    return R0;
 }
 
 int papc_arrival_model_exits(const papc_arrival_case *c, double *F) {
