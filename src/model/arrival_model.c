@@ -22,6 +22,9 @@
  * classic selection chooses it.  papc_arrival_model_exits (arrival_exits.h)
  * gives the implied exits F_r(o; λ) + t0 − ē_s(0), whose mean elapsed time
  * is this ē (and whose maximum the tests hold against papc-bench's ideal).
+ * λ < 1 means the row's balanced model predicts less than its own code
+ * needs under Hockney (papc_arrival_model_structure gives the latter):
+ * SLT's model does, by about S(α + sβ) (see allreduce_slt). */
  *
  * Common assumptions (each departure from the code is named at its row):
  *  - Messages the models move are large (the selector's interesting
@@ -45,7 +48,9 @@
  *
  * Cost: two evaluations per call (offsets 0 and o), O(P log P) each (a
  * sort of the offsets, the trees' per-node sorts of at most log2 P
- * children); one heap block of scratch, freed before return.
+ * children; SBN scatter's placement O(P log^2 P)); one heap block of
+ * scratch, freed before return.  About 0.35 ms a row at P = 4096
+ * (test_fast_at_large_P, this 2-core box). */
  */
 #include <math.h>
 #include <stdlib.h>
@@ -305,6 +310,27 @@ static void scatter_bsln(am_work *w) { scatter_linear(w, 1, !w->c->bg); }
 
 enum { SC_BLOCKING, SC_READY, SC_BACKGROUND };
 
+/* v's children in the order a scatter holder serves them: the farthest
+ * first (binomial.c), and with by_span the largest subtree first, equal
+ * spans farthest first (papc_stree_children: only a short last child can
+ * break the order of the offsets). */
+static int send_order(int v, int P, int by_span, int *kids) {
+    int n = children_of(v, P, kids);
+    for (int i = 0; i < n / 2; i++) {
+        int t = kids[i];
+        kids[i] = kids[n - 1 - i];
+        kids[n - 1 - i] = t;
+    }
+    if (by_span)
+        for (int i = 1; i < n; i++) {
+            int k = kids[i], s = span_of(k, P), j = i;
+            for (; j > 0 && span_of(kids[j - 1], P) < s; j--)
+                kids[j] = kids[j - 1];
+            kids[j] = k;
+        }
+    return n;
+}
+
 /* Tree scatters over the in-order binomial tree: a holder (from G_v, when
  * its subtree's run has come) sends each child its subtree's run, α +
  * span·mβ.  binomial: blocking sends, farthest child first, each waiting
@@ -321,22 +347,7 @@ static void scatter_tree(am_work *w, int mode) {
            done[AM_MAX_KIDS];
     G[0] = w->o[rank_of[0]];
     for (int v = 0; v < P; v++) {
-        int n = children_of(v, P, kids);
-        /* largest subtree first: the farthest child (spans 2^j are
-         * nondecreasing with j except a short last one, which then goes
-         * after the full ones of its size, papc_stree_children) */
-        for (int i = 0; i < n / 2; i++) {
-            int t = kids[i];
-            kids[i] = kids[n - 1 - i];
-            kids[n - 1 - i] = t;
-        }
-        if (mode != SC_BLOCKING)
-            for (int i = 1; i < n; i++) {
-                int k = kids[i], s = span_of(k, P), j = i;
-                for (; j > 0 && span_of(kids[j - 1], P) < s; j--)
-                    kids[j] = kids[j - 1];
-                kids[j] = k;
-            }
+        int n = send_order(v, P, mode != SC_BLOCKING, kids);
         double d = G[v];
         for (int i = 0; i < n; i++) {
             double ou = w->o[rank_of[kids[i]]];
@@ -375,19 +386,7 @@ static void sbn_scatter_map(am_work *w) {
     for (int t = 1; n < P; t++) {
         int ranked = n;
         for (int i = 0; i < ranked; i++) {
-            int k = children_of(seq[i], P, kids), idx = t - step[i];
-            /* sending order: largest subtree first, equal ones farthest */
-            for (int a = 0; a < k / 2; a++) {
-                int x = kids[a];
-                kids[a] = kids[k - 1 - a];
-                kids[k - 1 - a] = x;
-            }
-            for (int a = 1; a < k; a++) {
-                int x = kids[a], s = span_of(x, P), j = a;
-                for (; j > 0 && span_of(kids[j - 1], P) < s; j--)
-                    kids[j] = kids[j - 1];
-                kids[j] = x;
-            }
+            int k = send_order(seq[i], P, 1, kids), idx = t - step[i];
             if (idx >= 1 && idx <= k) {
                 seq[n] = kids[idx - 1];
                 step[n++] = t;
@@ -699,7 +698,11 @@ void papc_slt_model_exits(int P, int S, const double *o, double cr, double co,
  *   F_j = max(A + (j+1) co, B_j + S co)  (j < P-1),  F_{P-1} = A,
  * checked against a simulation of the schedule in the unit test.  The
  * paper's "D + (P + S - 1) stage times" for a last process late by D is
- * A + (P-1)co.  The balanced run time is F_{P-2} (λ scales it to t0). */
+ * A + (P-1)co.  The balanced run time is F_{P-2}, about (P + S - 2)cr +
+ * S co: a process forwards the results only after its own reduce loop,
+ * which the row's balanced model ((P + S - 2)cr + (P - 1)co) leaves out,
+ * so λ < 1 for SLT (measured on the emulated cluster, docs/performance.md:
+ * SLT 234.6 ms against the ring's 201.2 at 0 ms, 8 MiB, P = 8). */
 static void allreduce_slt(am_work *w) {
     const papc_arrival_case *c = w->c;
     int P = w->P, S = (int)slt_segments(c);
