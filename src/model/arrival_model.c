@@ -24,7 +24,7 @@
  * is this ē (and whose maximum the tests hold against papc-bench's ideal).
  * λ < 1 means the row's balanced model predicts less than its own code
  * needs under Hockney (papc_arrival_model_structure gives the latter):
- * SLT's model does, by about S(α + sβ) (see allreduce_slt). */
+ * SLT's model does, by about S(α + sβ) (see allreduce_slt).
  *
  * Common assumptions (each departure from the code is named at its row):
  *  - Messages the models move are large (the selector's interesting
