@@ -50,7 +50,7 @@
  * sort of the offsets, the trees' per-node sorts of at most log2 P
  * children; SBN scatter's placement O(P log^2 P)); one heap block of
  * scratch, freed before return.  About 0.35 ms a row at P = 4096
- * (test_fast_at_large_P, this 2-core box). */
+ * (test_fast_at_large_P, this 2-core box).
  */
 #include <math.h>
 #include <stdlib.h>
