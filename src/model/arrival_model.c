@@ -743,14 +743,18 @@ void papc_prr_model_exits(int P, const double *o, const int *k, double cr,
  * = α + sβ, a send completes when taken, and WAIT_SENDS holds a process
  * until its successor took its reduce loop.  The exits of that schedule
  * are, for cr >= co (a closed form found on, and checked against, a
- * simulation of papc_prr_schedule for every valid k up to P = 16 and
- * random offsets; the unit test repeats the check):
+ * simulation of papc_prr_schedule for every valid k at P = 6, random
+ * valid k up to P = 16 and random offsets; the unit test repeats the
+ * check on papc_prr_schedule itself):
  *   X   = max_i o_i + (k_{i-1} - k_0) cr          (k_{-1} = k_0)
  *   F_j = X + (P - 1 + k_0) cr + (P - 1 + k_0 - k_{j+2}) co
  * (k_P = 0, k_{P+1} = k_1).  With k = 0 this is the ring's max o +
- * 2(P-1) steps; every pre-step adds to someone's chain, which is why PRR
- * as published never beats the ring here, as measured (issue 15: ē 236.7
- * against 223.0 ms at 50 ms). */
+ * (P-1)(cr + co).  Since k_0 >= k_i for every i, F_j >= that for ANY
+ * valid k: every pre-step lengthens some chain (the last arriver's
+ * predecessor's pre-step its own reduce chain, k_0 the override chains),
+ * so under this model no pre-step rule beats the ring and the best k is 0
+ * -- as measured for the published rule (issue 15: ē 236.7 against 223.0
+ * ms at 50 ms). */
 static void allreduce_prr(am_work *w) {
     const papc_arrival_case *c = w->c;
     int P = w->P;
