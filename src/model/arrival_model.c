@@ -146,6 +146,12 @@ static int children_of(int v, int P, int *kids) {
     return n;
 }
 
+/* A message carrying a run of `blocks` blocks of m bytes: α + blocks·mβ,
+ * scaled. */
+static double run_cost(const am_work *w, int blocks) {
+    return w->lam * (w->c->alpha + blocks * w->c->m * w->c->beta);
+}
+
 /* One link serving messages in order of readiness: ready[i] (ties by
  * index), each costing cost[i]; returns the completions in done[i].
  * n <= 32, so an insertion sort. */
@@ -216,7 +222,6 @@ static void gather_bsls(am_work *w) { gather_linear(w, 1, !w->c->bg); }
  * the row's balanced model lets equal spans arrive together (γ of a
  * fan-in) where this serves them one after the other. */
 static void gather_tree(am_work *w, int bg) {
-    const papc_arrival_case *c = w->c;
     int P = w->P, kids[AM_MAX_KIDS];
     const int *rank_of = w->map;
     double *R = w->t1, ready[AM_MAX_KIDS], cost[AM_MAX_KIDS],
@@ -226,7 +231,7 @@ static void gather_tree(am_work *w, int bg) {
         int n = children_of(v, P, kids);
         for (int i = 0; i < n; i++) {
             ready[i] = bg ? R[kids[i]] : dmax(R[kids[i]], ov);
-            cost[i] = w->lam * (c->alpha + span_of(kids[i], P) * c->m * c->beta);
+            cost[i] = run_cost(w, span_of(kids[i], P));
         }
         double d = serve_ready(n, ready, cost, bg ? -INFINITY : ov, done);
         for (int i = 0; i < n; i++) w->F[rank_of[kids[i]]] = done[i];
@@ -340,7 +345,6 @@ static int send_order(int v, int P, int by_span, int *kids) {
  * exits at max(o_v, G_v) (eq. (15)).  A foreground holder exits when its
  * last send is taken; the root always does. */
 static void scatter_tree(am_work *w, int mode) {
-    const papc_arrival_case *c = w->c;
     int P = w->P, kids[AM_MAX_KIDS];
     const int *rank_of = w->map;
     double *G = w->t1, ready[AM_MAX_KIDS], cost[AM_MAX_KIDS],
@@ -352,7 +356,7 @@ static void scatter_tree(am_work *w, int mode) {
         for (int i = 0; i < n; i++) {
             double ou = w->o[rank_of[kids[i]]];
             ready[i] = mode == SC_BACKGROUND ? G[v] : dmax(G[v], ou);
-            cost[i] = w->lam * (c->alpha + span_of(kids[i], P) * c->m * c->beta);
+            cost[i] = run_cost(w, span_of(kids[i], P));
         }
         if (mode == SC_READY) {
             d = serve_ready(n, ready, cost, d, done);
@@ -520,7 +524,8 @@ static void reduce_radix_k(am_work *w) {
 static void allreduce_ring(am_work *w) {
     const papc_arrival_case *c = w->c;
     double b = c->m / c->P, n = c->P - 1;
-    all_wait_for_last(w, 2 * n * (c->alpha + b * c->beta) + n * b * c->gamma_op);
+    all_wait_for_last(w,
+                      2 * n * (c->alpha + b * c->beta) + n * b * c->gamma_op);
 }
 
 /* segmented_ring: n_p reduce-scatter phases of pieces of m_s bytes. */

@@ -408,7 +408,8 @@ static void sim_run(sim *s, double cr, double co, int rendezvous) {
                     double start = s->t[p] > post ? s->t[p] : post;
                     double tr = start + co;
                     if (rendezvous) s->done[x->peer][x->sub][x->seg] = tr;
-                    s->t[p] = tr + (x->op == PAPC_SEG_RECV_REDUCE ? cr - co : 0);
+                    s->t[p] = tr;
+                    if (x->op == PAPC_SEG_RECV_REDUCE) s->t[p] += cr - co;
                 }
                 s->pc[p]++;
                 moved = 1;
@@ -425,7 +426,9 @@ static void sim_run(sim *s, double cr, double co, int rendezvous) {
 static void sorted_offsets(int P, double *o) {
     int kind = irand(3);
     for (int i = 0; i < P; i++)
-        o[i] = kind == 0 ? 0 : kind == 1 ? 10 * urand() : (urand() < .3 ? 8 : 0);
+        o[i] = kind == 0   ? 0
+             : kind == 1 ? 10 * urand()
+                         : (urand() < .3 ? 8 : 0);
     for (int i = 1; i < P; i++) /* insertion sort */
         for (int j = i; j > 0 && o[j - 1] > o[j]; j--) {
             double x = o[j];
@@ -627,7 +630,7 @@ static void test_never_below_ideal(void **state) {
         }
 }
 
-/* ---- monotonicity --------------------------------------------------------- */
+/* ---- monotonicity ------------------------------------------------------- */
 
 /* Rows whose structure does not depend on the arrivals: every exit is a
  * max-plus expression of the offsets, non-decreasing in each. */
@@ -651,7 +654,8 @@ static int fixed_structure(papc_collective coll, const char *name) {
 /* Rows that re-place ranks by their arrivals (SBN's trees, SLT's chain,
  * PRR's pre-steps): a later rank may land where it exits sooner. */
 static int places_by_arrival(const char *name) {
-    return strstr(name, "sorted_binomial") || !strcmp(name, "sorted_linear_tree") ||
+    return strstr(name, "sorted_binomial") ||
+           !strcmp(name, "sorted_linear_tree") ||
            !strcmp(name, "pre_reduced_ring");
 }
 
@@ -751,8 +755,10 @@ static void test_papers_claims(void **state) {
     last[P - 1] = 1.0;
     double blk = 1048576;
     /* gather (eqs. 17-18, 21-22): the sorted rows serve the late rank last */
-    expect_below(PAPC_GATHER, "sorted_linear_sync", "linear_sync", P, blk, one, 0);
-    expect_below(PAPC_GATHER, "sorted_linear_sync", "basic_linear", P, blk, one, 0);
+    expect_below(PAPC_GATHER, "sorted_linear_sync", "linear_sync", P, blk,
+                 one, 0);
+    expect_below(PAPC_GATHER, "sorted_linear_sync", "basic_linear", P, blk,
+                 one, 0);
     expect_below(PAPC_GATHER, "background_sorted_linear_sync", "linear_sync", P,
                  blk, one, 1);
     expect_below(PAPC_GATHER, "sorted_binomial", "binomial", P, blk, half, 0);
@@ -788,7 +794,7 @@ static void test_papers_claims(void **state) {
     }
 }
 
-/* ---- bad input, speed ------------------------------------------------------ */
+/* ---- bad input, speed --------------------------------------------------- */
 
 static void test_bad_input(void **state) {
     (void)state;
