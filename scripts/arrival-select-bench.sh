@@ -16,7 +16,8 @@
 # goals (DIR/report.txt).
 #
 # Results: DIR/<platform>/<coll>.csv (papc-bench --csv), .txt (its tables),
-# .err (its progress); DIR/commands.log (every command, load, duration).
+# .err (its progress); DIR/<platform>/figures/ (papc-report bench);
+# DIR/report.txt; DIR/commands.log (every command, load, duration).
 #
 # Durations (this 2-core VM, nothing else running; see --help of the
 # numbers' source in docs/performance.md when the lead has run it):
@@ -171,5 +172,12 @@ say "runs done in $(( $(date +%s) - start )) s, $failures failed; data in $out"
 if [ "$report" = 1 ]; then
   "$build/bin/papc-report" arrival-select "$out" | tee "$out/report.txt" \
     || failures=$((failures + 1))
+  # papc-bench's figures (auto and auto_classic drawn as lines of their own)
+  for dir in "$out"/shm "$out"/cluster; do
+    compgen -G "$dir/*.csv" >/dev/null || continue
+    "$build/bin/papc-report" bench "$dir"/*.csv -o "$dir/figures" \
+        >"$dir/figures.log" 2>&1 \
+      || say "no figures for $dir (see $dir/figures.log; matplotlib missing?)"
+  done
 fi
 [ "$failures" = 0 ]
