@@ -56,7 +56,7 @@ EPS = 1e-9  # 1.05 x best exactly is within
 Setting = namedtuple("Setting", "platform P coll size mode delay rows")
 Result = namedtuple(
     "Result", "setting best best_v auto_v auto_best auto_native "
-    "auto_classic auto_native_r ran ran_classic left_out")
+    "auto_classic auto_native_r ran ran_classic left_out measure")
 
 
 # ---- reading ------------------------------------------------------------
@@ -159,7 +159,27 @@ def analyse(setting, measure):
         ran_cell(auto.get("ran"), auto["iterations"]) or "?",
         ran_cell(rows["auto_classic"].get("ran"),
                  rows["auto_classic"]["iterations"])
-        if "auto_classic" in rows else "", left_out)
+        if "auto_classic" in rows else "", left_out, measure)
+
+
+def ratio_error(a, b, measure):
+    """The standard error of mean(a) / mean(b) from the rows' standard
+    deviations and iterations (independent samples); None when unknown."""
+    terms = []
+    for row in (a, b):
+        m, sd = value(row, measure), row.get(measure + "_std_ms")
+        n = row.get("iterations")
+        if m is None or not isinstance(sd, (int, float)) or not n:
+            return None
+        terms.append((sd / m) ** 2 / n)
+    return value(a, measure) / value(b, measure) * math.sqrt(sum(terms))
+
+
+def fmt_ratio_error(a, b, measure):
+    """'1.250 +- 0.006': a / b with its standard error."""
+    r = ratio(value(a, measure), value(b, measure))
+    se = ratio_error(a, b, measure)
+    return fmt_ratio(r) + ("" if se is None else " \u00b1 %.3f" % se)
 
 
 def goals(results):
@@ -176,10 +196,14 @@ def goals(results):
                     % (round((WITHIN_BEST - 1) * 100), len(within),
                        len(judged), 100 * share, WITHIN_BEST_SHARE * 100),
                     share >= WITHIN_BEST_SHARE - EPS))
-        worst = max(judged, key=lambda a: a.auto_best)
-        out.append(("worst: %s, auto %.3f x best (%s)"
-                    % (describe(worst.setting[:6]), worst.auto_best,
-                       worst.best), None))
+        for a in sorted(judged, key=lambda a: -a.auto_best):
+            if a.auto_best <= WITHIN_BEST + EPS:
+                break
+            rows = a.setting.rows
+            out.append(("miss: %s: auto/best %s (auto ran %s; best %s)"
+                        % (describe(a.setting[:6]), fmt_ratio_error(
+                            rows["auto"], rows[a.best], a.measure), a.ran,
+                           a.best), None))
     else:
         out.append(("delays > 0: no setting with auto and a best algorithm",
                     None))
@@ -196,6 +220,16 @@ def goals(results):
                               len(balanced), gmean, worst.auto_classic,
                               describe(worst.setting[:6])),
                     len(ok) == len(balanced)))
+        for a in sorted(balanced, key=lambda a: -a.auto_classic):
+            if a.auto_classic <= WITHIN_CLASSIC + EPS:
+                break
+            rows = a.setting.rows
+            out.append(("miss: %s: auto/auto_classic %s (auto ran %s, "
+                        "auto_classic %s%s)"
+                        % (describe(a.setting[:6]), fmt_ratio_error(
+                            rows["auto"], rows["auto_classic"], a.measure),
+                           a.ran, a.ran_classic, ": the same"
+                           if a.ran == a.ran_classic else ""), None))
     else:
         out.append(("delay 0: no setting with auto and auto_classic", None))
     for coll, limit in NATIVE_GOAL.items():
@@ -289,7 +323,7 @@ def report_text(per_platform, tables, skipped, measure, no_auto=0):
         out.append("Goals (%s, P = %s):" % (platform, P))
         out.append("")
         for text, met in goals(results):
-            indent = "  " if text.startswith("worst") else ""
+            indent = "  " if text.startswith("miss") else ""
             out.append("%s- %s%s" % (indent, text, verdict(met)))
         out.append("")
     return "\n".join(out) + "\n"

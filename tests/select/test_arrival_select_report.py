@@ -100,24 +100,30 @@ class ArrivalSelectReportTest(unittest.TestCase):
 
     def test_shm_goals(self):
         g = self.goals("shm")
-        self.assertEqual([met for _, met in g],
-                         [True, None, True, None, None])
+        self.assertEqual([met for _, met in g], [True, True, None, None])
         self.assertIn("1 of 1 settings (100.0 %", g[0][0])
-        self.assertIn("r = 0.869 (goal <= 0.75, the cluster's", g[3][0])
-        self.assertIn("allreduce 50 ms rand-late: not in the data", g[4][0])
+        self.assertIn("r = 0.869 (goal <= 0.75, the cluster's", g[2][0])
+        self.assertIn("allreduce 50 ms rand-late: not in the data", g[3][0])
 
     def test_cluster_goals(self):
         g = self.goals("cluster")
         self.assertEqual([met for _, met in g],
-                         [False, None, False, True, False])
+                         [False, None, False, None, True, False])
         self.assertIn("2 of 3 settings (66.7 %", g[0][0])
-        self.assertIn("gather 2 Mi one-late 200 ms, auto 1.250", g[1][0])
+        # ē 50 +- 0.5 and 40 +- 0.5 over 10 iterations each:
+        # 1.25 x sqrt((0.5/50)^2/10 + (0.5/40)^2/10) = 0.0063
+        self.assertEqual("miss: cluster P=8 gather 2 Mi one-late 200 ms: "
+                         "auto/best 1.250 \u00b1 0.006 (auto ran LS 5/10 "
+                         "(+1); best sorted_linear_sync)", g[1][0])
         self.assertIn("0 of 1 settings", g[2][0])
         self.assertIn("worst 1.033", g[2][0])
+        # 1.0333 x sqrt((0.5/21.7)^2/10 + (0.5/21)^2/10) = 0.0108
+        self.assertIn("auto/auto_classic 1.033 \u00b1 0.011 (auto ran LS "
+                      "10/10, auto_classic LS 10/10: the same)", g[3][0])
         self.assertIn("gather 2 Mi 50 ms rand-late: auto / native run time "
-                      "r = 0.700", g[3][0])
+                      "r = 0.700", g[4][0])
         self.assertIn("allreduce 2 Mi 50 ms rand-late: auto / native run "
-                      "time r = 0.900", g[4][0])
+                      "time r = 0.900", g[5][0])
 
     def test_measure_r(self):
         per = ar.analyse_all(self.settings, "r")
