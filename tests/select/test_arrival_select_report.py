@@ -109,14 +109,18 @@ class ArrivalSelectReportTest(unittest.TestCase):
         g = self.goals("cluster")
         self.assertEqual([met for _, met in g],
                          [False, None, False, None, True, False])
-        self.assertIn("2 of 3 settings (66.7 %", g[0][0])
+        self.assertIn("2 of 3 settings (66.7 %; goal >= 90 %); 1 of the "
+                      "misses beyond 2 standard errors", g[0][0])
         # ē 50 +- 0.5 and 40 +- 0.5 over 10 iterations each:
         # 1.25 x sqrt((0.5/50)^2/10 + (0.5/40)^2/10) = 0.0063
         self.assertEqual("miss: cluster P=8 gather 2 Mi one-late 200 ms: "
                          "auto/best 1.250 \u00b1 0.006 (auto ran LS 5/10 "
                          "(+1); best sorted_linear_sync)", g[1][0])
-        self.assertIn("0 of 1 settings", g[2][0])
-        self.assertIn("worst 1.033", g[2][0])
+        # one setting: its ratio and error; 1.0333 - 2 x 0.0108 < 1.03
+        self.assertIn("geometric mean 1.033 \u00b1 0.011 over 1 settings "
+                      "(goal <= 1.03), 0 settings beyond 1.03 by more than "
+                      "2 standard errors (goal: none); within 3 % in 0 of 1, "
+                      "worst 1.033", g[2][0])
         # 1.0333 x sqrt((0.5/21.7)^2/10 + (0.5/21)^2/10) = 0.0108
         self.assertIn("auto/auto_classic 1.033 \u00b1 0.011 (auto ran LS "
                       "10/10, auto_classic LS 10/10: the same)", g[3][0])
@@ -124,6 +128,20 @@ class ArrivalSelectReportTest(unittest.TestCase):
                       "r = 0.700", g[4][0])
         self.assertIn("allreduce 2 Mi 50 ms rand-late: auto / native run "
                       "time r = 0.900", g[5][0])
+
+    def test_significance(self):
+        def row(mean, sd, n=10):
+            return {"e_mean_ms": mean, "e_std_ms": sd, "iterations": n,
+                    "errors": 0}
+        # 1.10 +- 1.1 x sqrt(2 x 0.01^2 / 10) = 0.0049: clearly above 1.05
+        self.assertTrue(ar.significant(row(11, 0.1), row(10, 0.1), "e",
+                                       1.05))
+        # 1.10 +- 1.1 x sqrt(2 x 0.2^2 / 10) = 0.098: not beyond 2 errors
+        self.assertFalse(ar.significant(row(11, 2.2), row(10, 2.0), "e",
+                                        1.05))
+        self.assertAlmostEqual(ar.ratio_error(row(11, 2.2), row(10, 2.0),
+                                              "e"), 1.1 * (0.008 ** 0.5))
+        self.assertIsNone(ar.ratio_error(row(11, None), row(10, 1), "e"))
 
     def test_measure_r(self):
         per = ar.analyse_all(self.settings, "r")
