@@ -58,6 +58,7 @@ ABBREV = {
     "background_sorted_binomial": "BSBN", "sorted_linear_tree": "SLT",
     "pre_reduced_ring": "PRR", "recursive_doubling": "RD", "ring": "RING",
     "segmented_ring": "SRING", "rabenseifner": "RSAG",
+    "pre_reduced_ring_published": "PRR-paper",
 }
 NATIVE_CALL = {"gather": "MPI_Gather", "scatter": "MPI_Scatter",
                "allreduce": "MPI_Allreduce"}

@@ -86,6 +86,7 @@ typedef struct am_work {
     int *ibuf;         /* P more ints */
     double *t1, *t2;   /* P doubles each */
     struct am_key { double key; int a, b; } *keys; /* P sort records */
+    int published;     /* pre_reduced_ring_published: the paper's k */
 } am_work;
 
 typedef void (*am_exits_fn)(am_work *w);
@@ -741,9 +742,14 @@ void papc_prr_model_exits(int P, const double *o, const int *k, double cr,
 
 /* pre_reduced_ring (Fig. 7, papc_prr_schedule; pre_reduced_ring.c): the
  * ring in offset order over P segments of s = m/P bytes, process i (by
- * position) k_i pre-steps ahead, k from the published rule (Fig. 7 lines
- * 1-6, papc_prr_presteps) with τ = α + s(β + γ_op) (the run takes the
- * agreed model's; here the row's).  Segments this large go by rendezvous:
+ * position) k_i pre-steps ahead.  pre_reduced_ring_published: k from the
+ * published rule (Fig. 7 lines 1-6, papc_prr_presteps) with τ = α +
+ * s(β + γ_op) (the run takes the agreed model's; here the row's).
+ * pre_reduced_ring (issue 15's rule, papc_prr_presteps_model) picks k = 0
+ * unless its own model, which lets a send's eager part move before the
+ * receive is posted, predicts a clear gain from a staircase; under this
+ * rendezvous model no k beats 0 (below), so the row is modelled with
+ * k = 0: the ring in arrival order.  Segments this large go by rendezvous:
  * a receive-and-reduce costs cr = α + s(β + γ_op), a receive in place co
  * = α + sβ, a send completes when taken, and WAIT_SENDS holds a process
  * until its successor took its reduce loop.  The exits of that schedule
@@ -769,9 +775,16 @@ static void allreduce_prr(am_work *w) {
     double *o = w->t1, *F = w->t2;
     am_sort(w);
     for (int j = 0; j < P; j++) o[j] = w->o[w->order[j]];
-    papc_prr_published_presteps(P, o, tau, w->ibuf);
+    if (w->published) papc_prr_published_presteps(P, o, tau, w->ibuf);
+    else for (int j = 0; j < P; j++) w->ibuf[j] = 0;
     papc_prr_model_exits(P, o, w->ibuf, cr, co, F);
     for (int j = 0; j < P; j++) w->F[w->order[j]] = F[j];
+}
+
+/* pre_reduced_ring_published: the paper's k (Fig. 7 lines 1-6). */
+static void allreduce_prr_published(am_work *w) {
+    w->published = 1;
+    allreduce_prr(w);
 }
 
 /* clairvoyant: the Clairvoyant reduce to r0, the earliest rank (as the
@@ -825,6 +838,8 @@ static const am_row am_rows[] = {
      allreduce_rabenseifner},
     {"allreduce", "sorted_linear_tree", "slt", allreduce_slt},
     {"allreduce", "pre_reduced_ring", "prr", allreduce_prr},
+    {"allreduce", "pre_reduced_ring_published", "prr_paper",
+     allreduce_prr_published},
     {"allreduce", "clairvoyant", "clv", allreduce_clairvoyant},
 };
 
@@ -885,7 +900,7 @@ static void *work_alloc(const papc_arrival_case *c, am_work *w) {
     double *F = (double *)mem, *z = F + P;
     for (int r = 0; r < P; r++) z[r] = 0;
     *w = (am_work){c, P, z, 1, 1.0, F, NULL, NULL, NULL, z + P, z + 2 * P,
-                   (struct am_key *)(mem + nd * sizeof(double))};
+                   (struct am_key *)(mem + nd * sizeof(double)), 0};
     w->order = (int *)(w->keys + P);
     w->map = w->order + P;
     w->ibuf = w->map + P;
