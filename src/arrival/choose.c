@@ -38,7 +38,7 @@
  * 1 ms, keeps the classic row: nothing to gain, and the decisions' arrival
  * times err by 0.2-0.6 ms (docs/arrival.md, papc-predict), so a smaller
  * spread is noise, not a pattern; an
- * arrival-aware row must beat the best classic one by ARRIVAL_MARGIN.
+ * arrival-aware row must beat the best classic one by PAPC_ARRIVAL_MARGIN (5 %; the rule: papc_arrival_pick).
  */
 #include <math.h>
 #include <stdio.h>
@@ -48,9 +48,6 @@
 #include "model/arrival_model.h"
 
 #define ARRIVAL_MIN_BYTES 16384
-#define SPREAD_MIN 0.05    /* of the classic row's t0 */
-#define SPREAD_FLOOR 1e-3  /* s: above the decisions' measured error */
-#define ARRIVAL_MARGIN 0.05
 
 static int weighed(papc_collective coll) {
     return coll == PAPC_GATHER || coll == PAPC_SCATTER ||
@@ -130,7 +127,8 @@ static void say(const papc_call *c, const candidate *won,
             classic->row->info.name, classic->mean * 1e3);
 }
 
-/* The row to run for the offsets; *seg its segment size (0: c's own). */
+/* The row to run for the offsets; *seg its segment size (0: c's own).
+ * The rule itself is papc_arrival_pick (pure, unit-tested). */
 static const papc_alg_desc *cheapest(papc_call *c,
                                      const papc_alg_desc *classic,
                                      size_t seg0, const double *offset,
@@ -139,27 +137,30 @@ static const papc_alg_desc *cheapest(papc_call *c,
     double spread = 0;
     for (int r = 0; r < c->size; r++)
         if (offset[r] > spread) spread = offset[r];
-    candidate base;
-    if (!evaluate(c, classic, seg0, offset, 0, &base)) return classic;
-    if (spread < SPREAD_MIN * base.t0 || spread < SPREAD_FLOOR) return classic;
-    int bg = papc_bg_available(c);
-    candidate best_classic = base, best_aware = {NULL, 0, 0, -1}, k;
-    for (int i = 0; i < papc_registry_count(c->coll); i++) {
+    if (spread < PAPC_ARRIVAL_SPREAD_FLOOR) return classic;
+    int bg = papc_bg_available(c), n = 0, base = -1;
+    int rows = papc_registry_count(c->coll);
+    candidate *k = malloc((size_t)rows * sizeof *k);
+    papc_arrival_candidate *pick = malloc((size_t)rows * sizeof *pick);
+    for (int i = 0; k && pick && i < rows; i++) {
         const papc_alg_desc *r = papc_registry_row(c->coll, i);
-        if (!evaluate(c, r, seg0, offset, bg, &k)) continue;
-        if (r->info.flags & PAPC_FLAG_ARRIVAL_AWARE) {
-            if (!best_aware.row || k.mean < best_aware.mean) best_aware = k;
-        } else if (k.mean < best_classic.mean) {
-            best_classic = k;
-        }
+        if (!evaluate(c, r, seg0, offset, bg, &k[n])) continue;
+        pick[n] = (papc_arrival_candidate){
+            (r->info.flags & PAPC_FLAG_ARRIVAL_AWARE) != 0, k[n].t0,
+            k[n].mean};
+        if (r == classic) base = n;
+        n++;
     }
-    candidate won = best_classic;
-    if (best_aware.row &&
-        best_aware.mean < (1 - ARRIVAL_MARGIN) * best_classic.mean)
-        won = best_aware;
-    say(c, &won, &base, spread);
-    *seg = won.segsize;
-    return won.row;
+    const papc_alg_desc *won = classic;
+    if (base >= 0) {
+        int w = papc_arrival_pick(pick, n, base, spread);
+        say(c, &k[w], &k[base], spread);
+        won = k[w].row;
+        *seg = k[w].segsize;
+    }
+    free(k);
+    free(pick);
+    return won;
 }
 
 static int decider_of(const papc_call *c) {

@@ -980,3 +980,23 @@ int papc_arrival_model_exits(const papc_arrival_case *c, double *F) {
     if (!F) return -1;
     return evaluate(c, F) < 0 ? -1 : 0;
 }
+
+int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
+                      double spread) {
+    if (!c || n <= 0 || base < 0 || base >= n) return base;
+    if (!(spread >= PAPC_ARRIVAL_SPREAD_FLOOR) ||
+        spread < PAPC_ARRIVAL_SPREAD_MIN * c[base].t0)
+        return base;
+    int classic = base, aware = -1;
+    for (int i = 0; i < n; i++) {
+        if (c[i].aware) {
+            if (aware < 0 || c[i].mean < c[aware].mean) aware = i;
+        } else if (c[i].mean < c[classic].mean) {
+            classic = i;
+        }
+    }
+    if (aware >= 0 &&
+        c[aware].mean < (1 - PAPC_ARRIVAL_MARGIN) * c[classic].mean)
+        return aware;
+    return classic;
+}

@@ -39,4 +39,28 @@ typedef struct papc_arrival_case {
  * not a candidate). */
 double papc_arrival_model_mean(const papc_arrival_case *c);
 
+/* ---- the choice among the rows (src/arrival/choose.c) ---- */
+
+typedef struct papc_arrival_candidate {
+    int aware;       /* an arrival-aware row */
+    double t0;       /* its balanced prediction, s */
+    double mean;     /* its predicted ē at the offsets, s */
+} papc_arrival_candidate;
+
+/* A spread under PAPC_ARRIVAL_SPREAD_FLOOR seconds or under
+ * PAPC_ARRIVAL_SPREAD_MIN of the size-based row's t0 keeps that row: the
+ * decisions' arrival times err by 0.2-0.6 ms here (docs/arrival.md), so a
+ * smaller spread is noise; an arrival-aware row must beat the best classic
+ * one by PAPC_ARRIVAL_MARGIN of its ē. */
+#define PAPC_ARRIVAL_SPREAD_FLOOR 1e-3
+#define PAPC_ARRIVAL_SPREAD_MIN 0.05
+#define PAPC_ARRIVAL_MARGIN 0.05
+
+/* The index of the row to run among c[0..n): base is the size-based
+ * (classic) row's index, spread the largest offset (s).  The least ē among
+ * the classic rows (base on a tie), unless an arrival-aware row's is lower
+ * by the margin.  Returns base when n <= 0 or base is out of range. */
+int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
+                      double spread);
+
 #endif

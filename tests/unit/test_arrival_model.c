@@ -143,6 +143,37 @@ static void test_zero_offsets_give_t0(void **state) {
         }
 }
 
+/* The choice among rows (papc_arrival_pick): noise keeps the size-based
+ * row, the least ē wins among the classic rows, an arrival-aware one only
+ * by the margin. */
+static void test_pick(void **state) {
+    (void)state;
+    papc_arrival_candidate c[4] = {
+        {0, 10e-3, 30e-3},   /* 0: the size-based row */
+        {0, 12e-3, 25e-3},   /* 1: a classic row less hurt by the late one */
+        {1, 11e-3, 24e-3},   /* 2: arrival-aware, 4 % under row 1 */
+        {1, 11e-3, 30e-3},   /* 3: arrival-aware, no gain */
+    };
+    /* spread under the floor, or under 5 % of the base's t0 */
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 0.9e-3), 0);
+    c[0].t0 = 40e-3;
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 1.9e-3), 0);
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 2.1e-3), 1);
+    c[0].t0 = 10e-3;
+    /* the best classic row; arrival-aware 4 % better: not enough */
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3), 1);
+    /* 6 % better: the arrival-aware row */
+    c[2].mean = 23.5e-3;
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3), 2);
+    /* ties keep the base; bad arguments give the base back */
+    c[1].mean = 30e-3;
+    c[2].mean = 29e-3;
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3), 0);
+    assert_int_equal(papc_arrival_pick(c, 4, 3, NAN), 3);
+    assert_int_equal(papc_arrival_pick(NULL, 4, 1, 1), 1);
+    assert_int_equal(papc_arrival_pick(c, 0, 0, 1), 0);
+}
+
 /* Aliases name the same row. */
 static void test_aliases(void **state) {
     (void)state;
@@ -874,6 +905,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_offsets_give_t0),
         cmocka_unit_test(test_aliases),
+        cmocka_unit_test(test_pick),
         cmocka_unit_test(test_hand_cases),
         cmocka_unit_test(test_prr_closed_form_matches_schedule),
         cmocka_unit_test(test_prr_published_rule),
