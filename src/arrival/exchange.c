@@ -327,18 +327,77 @@ static int view_begin(const papc_call *c, papc_arrival *a) {
                              : papc_mpi_error(rc, "arrival view receive");
 }
 
-/* Completes the view's receive and keeps the offsets at the call's site.
- * After an error the receive is cancelled and the site keeps its old
- * view. */
+static void keep_view(int site, int n, const double *offset, int known) {
+    if (site < 0 || site >= papc_mon.nsites) return;
+    pthread_mutex_lock(&papc_mon.mu);
+    arr_site *s = &papc_mon.sites[site];
+    if (!s->view) s->view = malloc((size_t)n * sizeof *s->view);
+    if (s->view) {
+        memcpy(s->view, offset, (size_t)n * sizeof *s->view);
+        s->view_known = known;
+    }
+    pthread_mutex_unlock(&papc_mon.mu);
+}
+
+/* Views whose decision had not come when their call ended: completed
+ * before the next choice reads any view (papc_arrival_view), so a rank
+ * never waits for a decision at the end of a call -- with ē, the mean
+ * time in the call over the ranks, a wait at every non-decider's exit
+ * would cost more than the choice can win.  [fg] */
+typedef struct pending_view {
+    struct pending_view *next;
+    MPI_Request req;
+    double *msg;
+    int site, n;
+} pending_view;
+static pending_view *pending;
+
+static void complete_pending_views(void) {
+    while (pending) {
+        pending_view *p = pending;
+        pending = p->next;
+        if (MPI_Wait(&p->req, MPI_STATUS_IGNORE) == MPI_SUCCESS)
+            keep_view(p->site, p->n, p->msg + 1 + p->n, (int)p->msg[0]);
+        free(p->msg);
+        free(p);
+    }
+}
+
+void papc_arr_drop_pending_views(void) {
+    while (pending) {
+        pending_view *p = pending;
+        pending = p->next;
+        MPI_Cancel(&p->req);
+        MPI_Wait(&p->req, MPI_STATUS_IGNORE);
+        free(p->msg);
+        free(p);
+    }
+}
+
+/* Takes the view's decision if it came, else leaves its receive pending
+ * (above); keeps the offsets at the call's site.  After an error the
+ * receive is cancelled and the site keeps its old view. */
 static void view_end(const papc_call *c, papc_arrival *a, int rc) {
     int n = c->size;
     const double *offset = NULL;
     int known = 0;
     if (a->view_req != MPI_REQUEST_NULL) {
+        int done = 0;
         if (rc == MPI_SUCCESS &&
-            MPI_Wait(&a->view_req, MPI_STATUS_IGNORE) == MPI_SUCCESS) {
+            MPI_Test(&a->view_req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            rc = MPI_ERR_OTHER;
+        pending_view *p = rc == MPI_SUCCESS && !done ? malloc(sizeof *p)
+                                                     : NULL;
+        if (done) {
             offset = a->view_msg + 1 + n;
             known = (int)a->view_msg[0];
+        } else if (p) {
+            *p = (pending_view){pending, a->view_req, a->view_msg, a->site,
+                                n};
+            pending = p;
+            a->view_req = MPI_REQUEST_NULL;
+            a->view_msg = NULL;
+            return;
         } else {
             MPI_Cancel(&a->view_req);
             MPI_Wait(&a->view_req, MPI_STATUS_IGNORE);
@@ -351,16 +410,7 @@ static void view_end(const papc_call *c, papc_arrival *a, int rc) {
         offset = a->offset;
         known = a->known;
     }
-    if (offset && a->site >= 0) {
-        pthread_mutex_lock(&papc_mon.mu);
-        arr_site *s = &papc_mon.sites[a->site];
-        if (!s->view) s->view = malloc((size_t)n * sizeof *s->view);
-        if (s->view) {
-            memcpy(s->view, offset, (size_t)n * sizeof *s->view);
-            s->view_known = known;
-        }
-        pthread_mutex_unlock(&papc_mon.mu);
-    }
+    if (offset) keep_view(a->site, n, offset, known);
     free(a->view_msg);
     a->view_msg = NULL;
 }
@@ -369,6 +419,7 @@ int papc_arrival_view(const papc_call *c, double *offset, int *known) {
     int found = 0;
     *known = 0;
     if (!papc_mon.running) return 0;
+    complete_pending_views();
     pthread_mutex_lock(&papc_mon.mu);
     int site = papc_arr_site(c);
     if (site >= 0 && papc_mon.sites[site].view &&

@@ -180,6 +180,9 @@ int papc_arr_served_quiet(const papc_call *c, int *served);
  * site, as kept by papc_arrival_end: 1 and offset[c->size], *known; 0 when
  * none (exchange.c). */
 int papc_arrival_view(const papc_call *c, double *offset, int *known);
+/* Cancels the views still waiting for their decision (monitor shutdown,
+ * before the duplicates are freed). */
+void papc_arr_drop_pending_views(void);
 /* Foreground: queue an estimate for the thread to send ("remaining"
  * seconds from local time t, for epoch). */
 void papc_arr_command(int epoch, int pred, double remaining, double t);

@@ -550,6 +550,7 @@ static void free_comms(void) {
 }
 
 static void free_state(void) {
+    papc_arr_drop_pending_views();
     free_comms();
     papc_arr_free_mailbox();
     papc_arr_free_decisions();
