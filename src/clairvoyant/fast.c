@@ -222,9 +222,14 @@ static inline __attribute__((always_inline)) int rounds_c(fast_state *S,
                 s = papc_clv_segtree_first_except(&T, k, cp, lo[p]);
             }
             if (s < 0) continue; /* sits this round out */
-            /* Listing 7, lines 13-16: find-leftmost, and find-leftmost-from
-             * when that is p itself */
-            const int z = papc_clv_segtree_find_peer(&T, k, s);
+            /* the receiver: P' in T, i.e. not sendable until the round
+             * ends.  Cleared before the search, it also keeps p from
+             * being its own peer: find-leftmost from the root then is
+             * Listing 7's find-peer (lines 13-16) without the second
+             * search from p's leaf (find-leftmost-from), which a third of
+             * the receivers needed at P = N = 2048 */
+            papc_clv_segtree_clear_bit(&T, k, s);
+            const int z = papc_clv_segtree_find_leftmost(&T, 1, s);
             const int q = proc[z];
             uint64_t *const mq = (uint64_t *)(M + (size_t)q * C);
             uint64_t *const mp = (uint64_t *)cp;
@@ -236,14 +241,12 @@ static inline __attribute__((always_inline)) int rounds_c(fast_state *S,
             mq[s >> 6] &= ~sb;
             cnt[q]--;
             papc_clv_segtree_clear_leaf(&T, z);
-            /* the receiver: P (the sink may have had it in E) and P' in
-             * T, i.e. not sendable until the round ends */
+            /* the receiver: P (the sink may have had it in E) */
             if (!(mp[s >> 6] & sb)) {
                 mp[s >> 6] |= sb;
                 cnt[p]++;
                 if ((s >> 7) < lo[p]) lo[p] = s >> 7;
             }
-            papc_clv_segtree_clear_bit(&T, k, s);
         }
 
         /* ---- end of the round: P' reverts by itself (M never held it);
