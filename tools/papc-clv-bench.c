@@ -22,8 +22,8 @@
  *
  * --cache (issue 15) also times the executor's two paths for one rank
  * (rank = run mod P) on every run's instance: a miss — quantise the
- * arrivals to whole rounds (papc_clv_quantise), generate
- * (papc_clv_fast_quantised), keep the rank's plan (papc_clv_plan_from)
+ * arrivals to whole rounds (papc_clv_quantise), generate the rank's plan
+ * (papc_clv_plan_quantised: the schedule's transfers of that rank only)
  * and store it (papc_clv_cache_put) — and a hit on the same arrivals
  * shifted by 7 rounds (another agreed vector, the same rounds: quantise,
  * papc_clv_cache_find), and prints both per call with the time saved.
@@ -319,14 +319,11 @@ static int time_cache(const double *arrival, int P, int root, double d,
     if (!cache || !q || !later) goto out;
     const papc_clv_site_key site = {1, P, P, (long long)P * 4096};
     double t0 = now_ms();
-    papc_clv_schedule s;
     papc_clv_plan plan;
     if (papc_clv_quantise(arrival, P, d, q) != 0 ||
-        papc_clv_fast_quantised(q, P, P, root, &s) != 0)
+        papc_clv_plan_quantised(q, P, P, root, rank, &plan) != 0)
         goto out;
-    int bad = papc_clv_plan_from(&s, rank, &plan) != 0;
-    papc_clv_free(&s);
-    if (bad) goto out;
+    int bad;
     *plan_bytes = (double)papc_clv_plan_bytes(&plan);
     bad = papc_clv_cache_put(cache, &site, root, q, &plan) == NULL;
     *miss = now_ms() - t0;
@@ -584,7 +581,7 @@ static void print_tables(const options *o, cell *cells) {
 
     if (o->cache) {
         printf("\nSchedule cache, the executor's paths for one rank, ms per "
-               "call (mean / median / min):\nmiss = quantise + generate + "
+               "call (mean / median / min):\nmiss = quantise + generate "
                "the rank's plan + store; hit = quantise + find, the\n"
                "arrivals 7 rounds later\n\n");
         printf("%8s  %-8s  %10s%11s%11s  %10s%11s%11s  %10s  %6s  %9s\n",

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedule_build.h"
+
 /* ---------------------------------------------------------------- plan */
 
 int papc_clv_plan_from(const papc_clv_schedule *s, int rank,
@@ -75,6 +77,23 @@ int papc_clv_fast_quantised(const int32_t *q, int P, int N, int root,
     for (int p = 0; p < P; p++) a[p] = (double)q[p];
     const int rc = papc_clv_fast(a, P, N, root, 1.0, out);
     free(a);
+    return rc;
+}
+
+int papc_clv_plan_quantised(const int32_t *q, int P, int N, int root,
+                            int rank, papc_clv_plan *out) {
+    memset(out, 0, sizeof *out);
+    if (!q || P < 1 || rank < 0 || rank >= P) return -1;
+    double *a = malloc((size_t)P * sizeof *a);
+    if (!a) return -1;
+    for (int p = 0; p < P; p++) a[p] = (double)q[p];
+    papc_clv_schedule s;
+    size_t total = 0;
+    int rc = papc_clv_fast_only(a, P, N, root, 1.0, rank, &s, &total);
+    free(a);
+    if (rc == 0) rc = papc_clv_plan_from(&s, rank, out);
+    if (rc == 0) out->nevents_total = total;
+    papc_clv_free(&s);
     return rc;
 }
 

@@ -66,6 +66,12 @@ int papc_clv_quantise(const double *arrival, int P, double quantum,
 /* The schedule for whole-round arrivals q (papc_clv_fast with d = 1). */
 int papc_clv_fast_quantised(const int32_t *q, int P, int N, int root,
                             papc_clv_schedule *out);
+/* Rank's plan of that schedule, generated for rank alone
+ * (papc_clv_fast_only: the events of the others are never laid out);
+ * equal to papc_clv_plan_from of the whole schedule.  0 or -1 (bad
+ * input, no memory: *out is then empty). */
+int papc_clv_plan_quantised(const int32_t *q, int P, int N, int root,
+                            int rank, papc_clv_plan *out);
 
 typedef struct papc_clv_site_key {
     int coll, P, N;

@@ -298,9 +298,16 @@ double papc_clv_fast_bits_per_cell(int P, int N) {
 
 int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
                   papc_clv_schedule *out) {
+    return papc_clv_fast_only(arrival, P, N, root, d, -1, out, NULL);
+}
+
+int papc_clv_fast_only(const double *arrival, int P, int N, int root,
+                       double d, int only, papc_clv_schedule *out,
+                       size_t *total_events) {
     if (!out) return -1;
     memset(out, 0, sizeof *out);
     if (papc_clv_inputs_ok(arrival, P, N, root, d) != 0) return -1;
+    if (only < -1 || only >= P) return -1;
 
     const int C = papc_clv_chunks(N); /* 128-bit chunks per column */
     int rc = -1;
@@ -310,7 +317,7 @@ int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
     memset(&T, 0, sizeof T);
     const size_t np = (size_t)P;
     /* M(p, *): C chunks, bit 1 = A/P */
-    papc_clv_vec *M = aligned_alloc(sizeof *M, np * (size_t)C * sizeof *M);
+    papc_clv_vec *M = papc_clv_big_alloc(np * (size_t)C * sizeof *M);
     int64_t *K = malloc(np * sizeof *K);  /* availability (K, f): */
     double *f = malloc(np * sizeof *f);   /* schedule_build.h */
     int *A = malloc(np * sizeof *A);      /* awaiting queue */
@@ -332,9 +339,12 @@ int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
      * touched. */
     {
         const size_t least = (np - 1) * (size_t)N;
-        if (papc_clv_builder_reserve(&B, P, least + least / 8 + (size_t)N +
-                                                64) != 0)
-            goto done;
+        /* one process: about 2 N transfers (N sends, as many receives);
+         * more only grow the room */
+        const size_t room = only >= 0 ? 4 * (size_t)N + 64
+                                      : least + least / 8 + (size_t)N + 64;
+        if (papc_clv_builder_reserve(&B, P, room) != 0) goto done;
+        B.only = only;
     }
 
     /* Listing 8, lines 1-5: every cell in P (1), A sorted once */
@@ -358,6 +368,7 @@ int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
     }
 
     rc = papc_clv_builder_finish(&B, P, N, root, out);
+    if (total_events) *total_events = 2 * (B.n + B.skipped);
 done:
     if (rc != 0) papc_clv_free(out);
     papc_clv_builder_free(&B);

@@ -5,7 +5,8 @@
  *     bad inputs;
  *   - the schedule of whole-round arrivals equals the reference
  *     generator's on the same integers, and passes papc_clv_check;
- *   - a rank's plan is its slice of the schedule;
+ *   - a rank's plan is its slice of the schedule, also when generated for
+ *     that rank alone;
  *   - the cache: miss, hit, other q / root / site misses, LRU eviction of
  *     entries and of whole sites, byte accounting, plans moved in;
  *   - the property the executor relies on: along a random sequence of
@@ -152,6 +153,41 @@ static void test_plan_from(void **state) {
     assert_int_equal(papc_clv_plan_from(&s, -1, &p), -1);
     assert_int_equal(papc_clv_plan_from(NULL, 0, &p), -1);
     papc_clv_free(&s);
+}
+
+/* Generated for one rank alone, a plan equals that rank's slice of the
+ * whole schedule, events and counts. */
+static void test_plan_quantised(void **state) {
+    (void)state;
+    for (int t = 0; t < 150; t++) {
+        const int P = 1 + rnd(40), N = 1 + rnd(40), root = rnd(P);
+        int32_t q[40];
+        random_q(q, P, t % 4 == 0 ? 0 : 1 + rnd(3 * N));
+        papc_clv_schedule s;
+        assert_int_equal(papc_clv_fast_quantised(q, P, N, root, &s), 0);
+        for (int r = 0; r < P; r++) {
+            papc_clv_plan a, b;
+            assert_int_equal(papc_clv_plan_from(&s, r, &a), 0);
+            assert_int_equal(papc_clv_plan_quantised(q, P, N, root, r, &b),
+                             0);
+            if (a.n != b.n || a.rounds != b.rounds ||
+                a.nevents_total != b.nevents_total ||
+                memcmp(a.ev, b.ev, a.n * sizeof *a.ev))
+                fail_msg("instance %d (P=%d N=%d root=%d) rank %d: %zu/%zu "
+                         "events, %d/%d rounds, %zu/%zu in all", t, P, N,
+                         root, r, a.n, b.n, a.rounds, b.rounds,
+                         a.nevents_total, b.nevents_total);
+            papc_clv_plan_free(&a);
+            papc_clv_plan_free(&b);
+        }
+        papc_clv_free(&s);
+    }
+    papc_clv_plan p;
+    const int32_t q[2] = {0, 1};
+    assert_int_equal(papc_clv_plan_quantised(q, 2, 3, 0, 2, &p), -1);
+    assert_int_equal(papc_clv_plan_quantised(q, 2, 3, 0, -1, &p), -1);
+    assert_int_equal(papc_clv_plan_quantised(NULL, 2, 3, 0, 0, &p), -1);
+    assert_int_equal(papc_clv_plan_quantised(q, 2, 0, 0, 0, &p), -1);
 }
 
 /* A plan for (P, N, root, q) at rank, generated. */
@@ -360,6 +396,7 @@ int main(void) {
         cmocka_unit_test(test_quantise_bad),
         cmocka_unit_test(test_quantised_schedule),
         cmocka_unit_test(test_plan_from),
+        cmocka_unit_test(test_plan_quantised),
         cmocka_unit_test(test_cache_hit_miss),
         cmocka_unit_test(test_cache_eviction),
         cmocka_unit_test(test_cache_is_memoisation),

@@ -230,20 +230,15 @@ void papc_clv_cache_counters(long long *hits, long long *misses,
  * rank falls back to equal arrivals alike. */
 static int generate_plan(const papc_call *c, int32_t *q, int N, int root,
                          papc_clv_plan *own) {
-    papc_clv_schedule s;
-    int P = c->size, rc = MPI_SUCCESS;
+    int P = c->size;
     atomic_fetch_add(&n_generated, 1);
-    if (papc_clv_fast_quantised(q, P, N, root, &s) != 0) {
-        for (int i = 0; i < P; i++) q[i] = 0;
-        if (papc_clv_fast_quantised(q, P, N, root, &s) != 0)
-            rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule (P=%d "
-                            "N=%d)", P, N);
-    }
-    if (rc == MPI_SUCCESS && papc_clv_plan_from(&s, c->rank, own) != 0)
-        rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant plan (P=%d N=%d)", P,
-                        N);
-    papc_clv_free(&s);
-    return rc;
+    if (papc_clv_plan_quantised(q, P, N, root, c->rank, own) == 0)
+        return MPI_SUCCESS;
+    for (int i = 0; i < P; i++) q[i] = 0;
+    if (papc_clv_plan_quantised(q, P, N, root, c->rank, own) == 0)
+        return MPI_SUCCESS;
+    return papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule (P=%d N=%d)", P,
+                      N);
 }
 
 /* This rank's part of the schedule for arrival[P] (seconds) and round
