@@ -59,6 +59,15 @@
  *     out sorted in one pass (schedule.c).
  *   In all, cachegrind on 3 runs: 884 M -> 725 M instructions, 6.3 M ->
  *   4.6 M mispredicted branches.
+ * Speed at P = N = 2048 (issue 15; docs/performance.md):
+ *   - FIND-PEER-SEGMENT climbs only for the receiver's own bits, and skips
+ *     a chunk the root lacks with one load (segtree.h, first_except);
+ *   - the receiver's P' bit is cleared before the peer search, so
+ *     find-leftmost from the root never finds the receiver and Listing 7's
+ *     second search (find-leftmost-from) is not needed;
+ *   - the tree and M are on huge pages (papc_clv_big_alloc);
+ *   - papc_clv_fast_only keeps one process' transfers only (the executor
+ *     needs nothing else), skipping the layout of everyone's events.
  *
  * Where it departs from the paper, and why:
  *   - The leaves are laid out afresh every round in G's order instead of

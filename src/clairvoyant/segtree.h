@@ -32,7 +32,8 @@
  *   all-except-one (Listing 3)  OR of every leaf but one;
  *   first-except                the first segment set in mask AND
  *                               all-except-one, chunk by chunk with an
- *                               early exit (FIND-PEER-SEGMENT);
+ *                               early exit, climbing only for the leaf's
+ *                               own bits (FIND-PEER-SEGMENT);
  *   find-leftmost (Listing 4)   the leftmost leaf with a segment's bit;
  *   find-leftmost-from (Lst. 5) the same, strictly right of a leaf;
  *   find-peer                   the leftmost leaf but k with the bit

@@ -7,14 +7,20 @@
  * arrivals.
  *
  * Every rank builds the same schedule (papc_clv_fast, src/clairvoyant/)
- * from the same inputs: the agreed arrival offsets, P, N segments, the
- * root and the round length d = alpha + s (beta + gamma) of the agreed
+ * from the same inputs: the agreed arrival offsets rounded to whole rounds,
+ * P, N segments, the root and the round length d = alpha + s (beta +
+ * gamma) of the agreed
  * cost model (s = segment bytes) -- its "busy" alpha and beta, measured
  * with every rank exchanging both ways at once, as in a round (arrival.h;
  * on the emulated cluster twice the one-way figures).  N: a balanced
  * Clairvoyant reduction takes about N + L rounds (L = ceil(log2 P)), so
  * the model's best N is sqrt(L m (beta + gamma) / alpha) for m bytes
- * (model_segments).  Each
+ * (model_segments).  A rank generates only its own events
+ * (papc_clv_plan_quantised) and keeps them in a cache on the private
+ * communicator, per call site (collective, P, N, bytes), keyed by the root
+ * and the rounded arrivals (src/clairvoyant/cache.h): a later call whose
+ * agreed offsets round to the same rounds reuses them instead of
+ * generating again (about 40 ms at P = N = 512).  Each
  * rank then runs its own events in schedule order as a dataflow
  * (run_events): a send waits only for the receives of its own segment
  * scheduled before it, receives are posted ahead, nothing waits for a
@@ -43,6 +49,13 @@
  * taken as arriving together); see arrival_vector.
  * (3) Every rank works in a temporary accumulator, so the user's buffers
  * are untouched on error; the root copies the result at the end.
+ * (4) The schedule is built from the offsets rounded to whole rounds,
+ * q_p = round(a_p / d) (issue 15): a planned arrival moves by at most d/2,
+ * within the one-round window Clairvoyant already puts together, and the
+ * schedule becomes a function of (P, N, root, q) alone, so a cached one is
+ * exactly the one generation would give: the cache cannot make ranks
+ * diverge, whatever it holds or evicts, and it may even be off on some
+ * ranks only.
  * Commutative ops only (the schedule combines partial sums in arrival
  * order).
  *
@@ -50,8 +63,14 @@
  * PAPC_SEGSIZE when set, else the model's N); PAPC_CLV_ROUND=<seconds>
  * replaces d (ignored unless finite and > 0); for tests,
  * PAPC_CLV_TEST_OFFSETS="0,0.001,,..." replaces the predicted offsets by
- * rank (empty/"-"/"inf": unknown).  PAPC_VERBOSE=1 prints N, d and the
- * rounds on the root.
+ * rank (empty/"-"/"inf": unknown).  PAPC_CLV_CACHE=<n> keeps up to n
+ * schedules per call site (default 4, at most 64; 0: no cache; may differ
+ * between ranks).  PAPC_VERBOSE=1 prints N, d, the rounds and whether the
+ * schedule was cached or generated, on the root.
+ *
+ * Cache memory, per communicator: at most 8 sites x n plans, a plan being
+ * 4 P bytes of key and 16 bytes per event of this rank (about 2 N events:
+ * 16 KB at P = N = 512; 4 x 8 such plans, under 0.6 MB).
  */
 #include <math.h>
 #include <pthread.h>
