@@ -65,7 +65,6 @@
  *   - the receiver's P' bit is cleared before the peer search, so
  *     find-leftmost from the root never finds the receiver and Listing 7's
  *     second search (find-leftmost-from) is not needed;
- *   - the tree and M are on huge pages (papc_clv_big_alloc);
  *   - papc_clv_fast_only keeps one process' transfers only (the executor
  *     needs nothing else), skipping the layout of everyone's events.
  *
@@ -326,7 +325,7 @@ int papc_clv_fast_only(const double *arrival, int P, int N, int root,
     memset(&T, 0, sizeof T);
     const size_t np = (size_t)P;
     /* M(p, *): C chunks, bit 1 = A/P */
-    papc_clv_vec *M = papc_clv_big_alloc(np * (size_t)C * sizeof *M);
+    papc_clv_vec *M = aligned_alloc(sizeof *M, np * (size_t)C * sizeof *M);
     int64_t *K = malloc(np * sizeof *K);  /* availability (K, f): */
     double *f = malloc(np * sizeof *f);   /* schedule_build.h */
     int *A = malloc(np * sizeof *A);      /* awaiting queue */

@@ -14,29 +14,10 @@
  */
 #include <math.h>
 #include <stdarg.h>
-#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "schedule_build.h"
-
-/* ---------------------------------------------------------- big blocks */
-
-/* Huge pages for the tree and the state matrix: at P = N = 2048 they are
- * 1.5 MB read at random all the time, 384 pages of 4 KiB, more than the
- * first-level TLB holds.  (Not for the events: a huge page is zeroed
- * whole at its first touch, and the kernel's clear_page then took 15 % of
- * the time.) */
-void *papc_clv_big_alloc(size_t bytes) {
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < huge / 8) return aligned_alloc(16, (bytes + 15) / 16 * 16);
-    const size_t padded = (bytes + huge - 1) / huge * huge;
-    void *p = aligned_alloc(huge, padded);
-#ifdef MADV_HUGEPAGE
-    if (p) (void)madvise(p, padded, MADV_HUGEPAGE);
-#endif
-    return p;
-}
 
 /* ---------------------------------------------------------------- grid */
 

@@ -43,13 +43,6 @@
 #include <stdint.h>
 #include "schedule.h"
 
-/* A 16-byte aligned block of at least bytes for the fast generator's
- * randomly read arrays (the state matrix, the tree): from 256 KiB up
- * aligned to and padded to 2 MiB and advised as transparent huge pages
- * where the kernel offers them (Linux madvise).  Freed with free().
- * NULL when out of memory. */
-void *papc_clv_big_alloc(size_t bytes);
-
 /* Arrival spreads beyond this many rounds are refused (round is int32). */
 #define PAPC_CLV_MAX_SPREAD 1.0e9
 

@@ -8,8 +8,6 @@
 
 #include <stdlib.h>
 
-#include "schedule_build.h"
-
 static int cap_of(int max_leaves) {
     int m = 2;
     while (m < max_leaves) m <<= 1;
@@ -27,7 +25,7 @@ int papc_clv_segtree_init(papc_clv_segtree *t, int max_leaves, int nbits) {
     t->C = papc_clv_chunks(nbits);
     t->cap = cap_of(max_leaves);
     size_t bytes = papc_clv_segtree_bytes(max_leaves, nbits);
-    t->node = papc_clv_big_alloc(bytes);
+    t->node = aligned_alloc(sizeof(papc_clv_vec), bytes);
     if (!t->node) return -1;
     memset(t->node, 0, bytes);
     t->m = t->cap;
