@@ -288,7 +288,7 @@ static int get_plan(const papc_call *c, const double *arrival, double d,
         *how = cache ? "generated" : "generated (no cache)";
         papc_clv_cache_stats before, after;
         papc_clv_cache_get_stats(cache, &before);
-        /* q is the key even after a fallback: the same q falls back alike */
+        /* after a fallback q holds the zeros the plan was made for */
         const papc_clv_plan *kept =
             rc == MPI_SUCCESS && cache
                 ? papc_clv_cache_put(cache, &site, root, q, own) : NULL;
