@@ -73,6 +73,7 @@ int papc_allreduce_segmented_ring(const papc_call *c);
 int papc_allreduce_rabenseifner(const papc_call *c);
 int papc_allreduce_sorted_linear_tree(const papc_call *c);
 int papc_allreduce_pre_reduced_ring(const papc_call *c);
+int papc_allreduce_pre_reduced_ring_published(const papc_call *c);
 int papc_allreduce_clairvoyant(const papc_call *c);
 /* Their cost models (issue 12). */
 papc_terms papc_allreduce_basic_linear_model(const papc_model_in *in);
@@ -82,6 +83,8 @@ papc_terms papc_allreduce_segmented_ring_model(const papc_model_in *in);
 papc_terms papc_allreduce_rabenseifner_model(const papc_model_in *in);
 papc_terms papc_allreduce_sorted_linear_tree_model(const papc_model_in *in);
 papc_terms papc_allreduce_pre_reduced_ring_model(const papc_model_in *in);
+papc_terms papc_allreduce_pre_reduced_ring_published_model(
+    const papc_model_in *in);
 papc_terms papc_allreduce_clairvoyant_model(const papc_model_in *in);
 
 int papc_gatherv_basic_linear(const papc_call *c);

@@ -53,6 +53,65 @@ void papc_seg_range(int count, int nseg, int j, int *off, int *len);
  * The result is always valid (papc_prr_k_valid). */
 void papc_prr_presteps(int P, const double *a, double tau, int *k);
 
+/* ---- pre-step rule from the cost model (issue 15) ----------------------
+ *
+ * The cost of one call under the agreed Hockney model: a message of b
+ * bytes from p to p+1 moves its first min(b, eager_bytes) bytes as soon as
+ * it is sent (the transport's eager part: it waits in the receiver's
+ * buffers), the rest only once the receive is posted (rendezvous: one
+ * handshake alpha, then the bytes); reducing b bytes costs b gamma.  The
+ * eager parts of one sender leave one after the other (one link).  Sends
+ * do not block; a rendezvous send completes when its receive does. */
+typedef struct papc_prr_cost {
+    double alpha;       /* s per message */
+    double beta;        /* s per byte sent */
+    double gamma;       /* s per byte reduced */
+    double seg_bytes;   /* bytes of one segment (the largest, count/P up) */
+    double eager_bytes; /* bytes a send moves before its receive is posted
+                           (0: pure rendezvous) */
+} papc_prr_cost;
+
+/* Predicted average elapsed time e = mean(f_i - a_i) of the PRR schedule
+ * with pre-steps k (valid) when process i (by position in the order)
+ * arrives at a[i] (finite, seconds, any origin): every process' step list
+ * (papc_prr_schedule) timed under *c.  finish[i] gets f_i when finish is
+ * not NULL.  Returns NAN for P < 1, a non-finite input, an invalid k, no
+ * memory, or more than PAPC_PRR_PREDICT_MAXP processes. */
+#define PAPC_PRR_PREDICT_MAXP 256
+double papc_prr_predict(int P, const int *k, const double *a,
+                        const papc_prr_cost *c, double *finish);
+
+/* The pre-step rule of the pre_reduced_ring row: of the "capped
+ * staircases" k(e, h) -- k_i = min(h, e - i) for i < e, 0 from e on
+ * (1 <= h <= e <= P-1), the shape of every optimum an exhaustive search
+ * over all valid k found (tests/unit/test_prr.c) -- and k = 0 (the ring in
+ * arrival order), the one with the least predicted e (papc_prr_predict).
+ * A staircase must beat k = 0 by more than PAPC_PRR_RULE_MARGIN of k = 0's
+ * e (the model is approximate; without a clear gain the ring is safer);
+ * ties go to fewer pre-steps.  k = 0 without any search when the known
+ * arrivals lie within one hop (alpha + seg_bytes beta) of each other, for
+ * P > PAPC_PRR_RULE_MAXP, or for a senseless cost.  Unknown arrivals
+ * (not finite or negative) count as the latest known one, as in
+ * papc_prr_presteps.  P <= 12: every (e, h), from e = P-1 and h = e
+ * down; above, a coarse grid of (e, h) then a descent by single steps of
+ * e and h.  The search stops when it has cost about
+ * PAPC_PRR_RULE_SEARCH_SHARE of the call it optimises (the ring's e
+ * estimated as 2(P-1) hops plus the mean wait for the last arrival, a
+ * prediction as P(4P+2) positions of PAPC_PRR_RULE_POSITION_COST seconds,
+ * this development machine's cost rounded up); with room for less than
+ * the ring and one staircase it returns k = 0 without a search.
+ * Deterministic: the same inputs give the same k on every rank.  The
+ * result is valid. */
+#define PAPC_PRR_RULE_MARGIN 0.01
+#define PAPC_PRR_RULE_MAXP 128
+#define PAPC_PRR_RULE_SEARCH_SHARE 0.01
+#define PAPC_PRR_RULE_POSITION_COST 50e-9
+void papc_prr_presteps_model(int P, const double *a, const papc_prr_cost *c,
+                             int *k);
+/* The capped staircase k(e, h) itself (e, h clamped to the valid range;
+ * e = 0 or h = 0: k = 0). */
+void papc_prr_staircase(int P, int e, int h, int *k);
+
 /* A k vector is valid when k[P-1] = 0 and k[i] - k[i+1] is 0 or 1 (what
  * the recurrence produces).  Returns 1 when valid. */
 int papc_prr_k_valid(int P, const int *k);

@@ -162,6 +162,7 @@ static const step mixed_steps[] = {
     {C_GATHER, "sorted_binomial"},
     {C_ALLREDUCE, "pre_reduced_ring"},
     {C_ALLREDUCE, "sorted_linear_tree"},
+    {C_ALLREDUCE, "pre_reduced_ring_published"},
 };
 
 static const char *coll_name(coll c) {

@@ -616,6 +616,341 @@ static void test_slt_segments(void **state) {
                                        64512), 100);
 }
 
+/* ---- tests: the cost-model rule (issue 15) ----------------------------- */
+
+/* Unit costs: alpha = gamma = 0, a segment of 1 byte at beta = 1 s/B, so a
+ * transfer takes 1.  eager 1: fully eager; eager 0: pure rendezvous. */
+static papc_prr_cost unit_cost(double eager) {
+    papc_prr_cost c = {0.0, 1.0, 0.0, 1.0, eager};
+    return c;
+}
+
+static void expect_k(int P, const int *k, const int *want, const char *what) {
+    for (int i = 0; i < P; i++)
+        if (k[i] != want[i]) {
+            char got[300], exp[300];
+            k_string(got, sizeof got, P, k);
+            k_string(exp, sizeof exp, P, want);
+            fail_msg("%s: k = (%s), expected (%s)", what, got, exp);
+        }
+}
+
+/* Hand calculations (unit costs, P = 3, id 2 arrives at 10, the others
+ * at 0).
+ * Ring (k = 0), any eager limit: nothing passes id 2 before 10; from there
+ * a ring needs 2(P-1) = 4 transfers on its longest chain, so every process
+ * ends at 14: e = (14 + 14 + 4) / 3 = 32/3.
+ * k = (2,1,0), fully eager: all segments start at id 0 and end at id 2.
+ * id 0 sends segments 2, 1, 0 at 0; one link, so they reach id 1 at 1, 2,
+ * 3; id 1 reduces and sends each on, reaching id 2 at 2, 3, 4.  id 2 at 10
+ * reduces the three (gamma = 0), they are final; it sends the three
+ * results to id 0 (arriving 11, 12, 13) and ends at 10 (eager sends are
+ * done when posted); id 0 forwards them to id 1 (12, 13, 14).  f = (13,
+ * 14, 10): e = (13 + 14 + 0) / 3 = 9, better than the ring.
+ * k = (2,1,0), rendezvous: the three pre-reduced segments wait at id 1
+ * until id 2 posts its receives at 10; it takes them at 11, 12, 13, and
+ * the last result still needs 2 hops to id 1 plus id 2's sends complete
+ * only when received: worse than the ring (e = 40/3, f = (16, 17, 16)). */
+static void test_prr_predict_hand(void **state) {
+    (void)state;
+    double late[] = {0, 0, 10}, f[8];
+    int ring[] = {0, 0, 0}, stair[] = {2, 1, 0};
+    papc_prr_cost eager = unit_cost(1.0), rdv = unit_cost(0.0);
+    assert_float_equal(papc_prr_predict(3, ring, late, &eager, f), 32.0 / 3,
+                       1e-12);
+    for (int i = 0; i < 3; i++) assert_float_equal(f[i], 14.0, 1e-12);
+    assert_float_equal(papc_prr_predict(3, ring, late, &rdv, f), 32.0 / 3,
+                       1e-12);
+    assert_float_equal(papc_prr_predict(3, stair, late, &eager, f), 9.0,
+                       1e-12);
+    assert_float_equal(f[0], 13.0, 1e-12);
+    assert_float_equal(f[1], 14.0, 1e-12);
+    assert_float_equal(f[2], 10.0, 1e-12);
+    assert_float_equal(papc_prr_predict(3, stair, late, &rdv, f), 40.0 / 3,
+                       1e-12);
+    /* Balanced arrivals, rendezvous: the ring's 2(P-1) transfers. */
+    double zero[8] = {0};
+    int k0[8] = {0};
+    for (int P = 2; P <= 8; P++) {
+        assert_float_equal(papc_prr_predict(P, k0, zero, &rdv, f),
+                           2.0 * (P - 1), 1e-12);
+        assert_float_equal(f[P - 1], 2.0 * (P - 1), 1e-12);
+    }
+    /* alpha and gamma: each ring hop of the balanced ring costs the
+     * rendezvous handshake and the transfer (2 alpha + b beta), plus b gamma
+     * on reduce hops: 3 reduce hops, 3 override hops at P = 4. */
+    papc_prr_cost c = {0.5, 1.0, 0.25, 2.0, 0.0};
+    assert_float_equal(papc_prr_predict(4, k0, zero, &c, NULL),
+                       3 * (1.0 + 2.0 + 0.5) + 3 * (1.0 + 2.0), 1e-12);
+    /* Senseless input: NAN, never a crash. */
+    int bad[] = {0, 1, 0};
+    assert_true(isnan(papc_prr_predict(3, bad, late, &eager, NULL)));
+    double nan_a[] = {0, NAN, 1};
+    assert_true(isnan(papc_prr_predict(3, ring, nan_a, &eager, NULL)));
+    papc_prr_cost nan_c = {NAN, 1, 0, 1, 0};
+    assert_true(isnan(papc_prr_predict(3, ring, late, &nan_c, NULL)));
+    assert_true(isnan(papc_prr_predict(0, ring, late, &eager, NULL)));
+    assert_true(isnan(papc_prr_predict(PAPC_PRR_PREDICT_MAXP + 1, ring, late,
+                                       &eager, NULL)));
+}
+
+static void test_staircase(void **state) {
+    (void)state;
+    int k[8];
+    papc_prr_staircase(8, 7, 5, k);          /* the eager optimum at P = 8 */
+    int e1[] = {5, 5, 5, 4, 3, 2, 1, 0};
+    expect_k(8, k, e1, "staircase (7, 5)");
+    papc_prr_staircase(8, 6, 6, k);          /* the paper's one-late k */
+    int e2[] = {6, 5, 4, 3, 2, 1, 0, 0};
+    expect_k(8, k, e2, "staircase (6, 6)");
+    papc_prr_staircase(8, 0, 3, k);
+    int z[8] = {0};
+    expect_k(8, k, z, "staircase (0, 3)");
+    papc_prr_staircase(8, 99, 99, k);        /* clamped to (7, 7) */
+    int e3[] = {7, 6, 5, 4, 3, 2, 1, 0};
+    expect_k(8, k, e3, "staircase clamped");
+    for (int P = 1; P <= 12; P++)
+        for (int e = -1; e <= P; e++)
+            for (int h = -1; h <= P; h++) {
+                int kk[12];
+                papc_prr_staircase(P, e, h, kk);
+                assert_true(papc_prr_k_valid(P, kk));
+            }
+}
+
+/* Every valid k of P positions (k[P-1] = 0, steps 0 or 1): bit i of bits
+ * is k[i] - k[i+1]. */
+static void k_from_bits(int P, unsigned bits, int *k) {
+    k[P - 1] = 0;
+    for (int i = P - 2; i >= 0; i--) k[i] = k[i + 1] + (int)((bits >> i) & 1);
+}
+
+static void test_rule_hand(void **state) {
+    (void)state;
+    int k[8];
+    papc_prr_cost eager = unit_cost(1.0), rdv = unit_cost(0.0);
+    /* One very late rank, eager segments: the hand calculation above. */
+    double late3[] = {0, 0, 10};
+    papc_prr_presteps_model(3, late3, &eager, k);
+    int w3[] = {2, 1, 0};
+    expect_k(3, k, w3, "P=3 one late, eager");
+    /* P = 4: all segments start at id 0 and end at the late id 3, which
+     * reduces them on arrival; (3,2,1,0) predicts f = (14, 15, 16, 10). */
+    double late4[] = {0, 0, 0, 10}, f[8];
+    papc_prr_presteps_model(4, late4, &eager, k);
+    int w4[] = {3, 2, 1, 0};
+    expect_k(4, k, w4, "P=4 one late, eager");
+    assert_float_equal(papc_prr_predict(4, k, late4, &eager, f), 45.0 / 4,
+                       1e-12);
+    /* The same with rendezvous segments: a pre-reduced segment waits for
+     * the late receiver anyway, so pre-steps only lengthen the chain. */
+    papc_prr_presteps_model(3, late3, &rdv, k);
+    int z[8] = {0};
+    expect_k(3, k, z, "P=3 one late, rendezvous");
+    double late8[] = {0, 0, 0, 0, 0, 0, 0, 10};
+    papc_prr_presteps_model(8, late8, &rdv, k);
+    expect_k(8, k, z, "P=8 one late, rendezvous");
+    /* Balanced, or within one hop: the ring, without a search. */
+    double flat[] = {0, 0, 0, 0, 0, 0, 0, 0}, near[] = {0, .1, .2, .3, .4,
+                                                        .5, .6, .9};
+    papc_prr_presteps_model(8, flat, &eager, k);
+    expect_k(8, k, z, "balanced");
+    papc_prr_presteps_model(8, near, &eager, k);
+    expect_k(8, k, z, "within one hop");
+    /* No predictions (all unknown), P = 1, senseless costs: the ring. */
+    double unk[] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    papc_prr_presteps_model(4, unk, &eager, k);
+    expect_k(4, k, z, "unknown");
+    papc_prr_presteps_model(1, late3, &eager, k);
+    assert_int_equal(k[0], 0);
+    papc_prr_cost bad[] = {{NAN, 1, 0, 1, 1}, {0, -1, 0, 1, 1},
+                           {0, 1, INFINITY, 1, 1}, {0, 1, 0, NAN, 1},
+                           {0, 0, 0, 1, 1}};
+    for (int b = 0; b < 5; b++) {
+        papc_prr_presteps_model(4, late4, &bad[b], k);
+        expect_k(4, k, z, "senseless cost");
+    }
+    /* The search budget: the same eager one-late pattern in microseconds
+     * (a ring of about 5 us, so 1 % of it pays for no search) keeps the
+     * ring; in seconds it finds the staircase. */
+    papc_prr_cost us = {0.0, 1e-6, 0.0, 1.0, 1.0};
+    double late3us[] = {0, 0, 10e-6};
+    papc_prr_presteps_model(3, late3us, &us, k);
+    expect_k(3, k, z, "no budget for a search");
+    papc_prr_cost s1 = {0.0, 1.0, 0.0, 1.0, 1.0};
+    papc_prr_presteps_model(3, late3, &s1, k);
+    expect_k(3, k, w3, "budget for the search");
+    /* Unknown arrivals count as the latest known: (0, 0, 10, ?) is
+     * (0, 0, 10, 10); two late ranks, eager. */
+    double part[] = {0, 0, 10, INFINITY}, full[] = {0, 0, 10, 10};
+    int kp[4], kf[4];
+    papc_prr_presteps_model(4, part, &eager, kp);
+    papc_prr_presteps_model(4, full, &eager, kf);
+    expect_k(4, kp, kf, "unknown = latest known");
+}
+
+/* The rule against an exhaustive search over every valid k (P <= 7), for
+ * one-late, two-late and random arrivals under eager, half-eager and
+ * rendezvous segments: its choice is never predicted worse than the ring,
+ * and never more than the margin worse than the best valid k (the capped
+ * staircases hold the optimum).  Also: the same inputs give the same k. */
+static void test_rule_optimal(void **state) {
+    (void)state;
+    long cases = 0, stairs = 0;
+    for (int rep = 0; rep < 300; rep++) {
+        int P = 3 + rep % 5, k[8], k2[8], kk[8], z[8] = {0};
+        double a[8];
+        int shape = rnd_below(3);
+        for (int i = 0; i < P; i++)
+            a[i] = shape == 0 ? (i == P - 1 ? 2.0 + rnd_below(30) : 0.0)
+                 : shape == 1 ? (i >= P - 2 ? 2.0 + rnd_below(30) : 0.0)
+                 : (double)rnd_below(3000) / 100.0;
+        for (int i = 1; i < P; i++)        /* sorted, as an order gives */
+            for (int j = i; j > 0 && a[j] < a[j - 1]; j--) {
+                double t = a[j]; a[j] = a[j - 1]; a[j - 1] = t;
+            }
+        papc_prr_cost c = {0.01 * rnd_below(5), 1.0, 0.05 * rnd_below(3),
+                           1.0, (double)rnd_below(3) / 2.0};
+        papc_prr_presteps_model(P, a, &c, k);
+        papc_prr_presteps_model(P, a, &c, k2);
+        expect_k(P, k2, k, "deterministic");
+        assert_true(papc_prr_k_valid(P, k));
+        double mine = papc_prr_predict(P, k, a, &c, NULL);
+        double ring = papc_prr_predict(P, z, a, &c, NULL);
+        double best = INFINITY;
+        for (unsigned bits = 0; bits < (1u << (P - 1)); bits++) {
+            k_from_bits(P, bits, kk);
+            double v = papc_prr_predict(P, kk, a, &c, NULL);
+            assert_true(isfinite(v));
+            if (v < best) best = v;
+        }
+        assert_true(mine <= ring);
+        if (!(mine <= best + PAPC_PRR_RULE_MARGIN * ring + 1e-9))
+            fail_msg("P=%d shape %d eager %g: rule %.4f, best %.4f, ring "
+                     "%.4f", P, shape, c.eager_bytes, mine, best, ring);
+        cases++;
+        stairs += k[0] != 0;
+    }
+    print_message("rule vs exhaustive: %ld cases, %ld with pre-steps\n",
+                  cases, stairs);
+    assert_true(stairs > 30);     /* the search is not trivially the ring */
+}
+
+/* The emulated cluster's costs (alpha 50 us, 1 Gbit/s, gamma 0.3 ns/B),
+ * P = 8, rand-late and one-late arrivals up to 50 ms, every valid k: with
+ * the 128 KiB and 1 MiB segments of 256 Ki and 2 Mi floats (above the
+ * 64,512-byte eager limit) no k is predicted better than the ring, so the
+ * rule keeps k = 0; with the 32 KiB segments of 64 Ki floats some k beats
+ * the ring in every pattern (by more than 5 % in most), and the rule's
+ * choice is never predicted worse than the ring, and within the margin of
+ * the best in most patterns (its search stops after about 1 % of the
+ * call: a few staircases when the wait is short). */
+static void test_rule_cluster(void **state) {
+    (void)state;
+    double segs[] = {131072, 1048576, 32768};
+    int big_gain = 0, near_best = 0;
+    for (int s = 0; s < 3; s++) {
+        papc_prr_cost c = {50e-6, 8e-9, 0.3e-9, segs[s], 64512};
+        for (int rep = 0; rep < 40; rep++) {
+            int P = 8, k[8], kk[8], z[8] = {0};
+            double a[8];
+            for (int i = 0; i < P; i++)
+                a[i] = rep % 4 == 0 ? (i == P - 1 ? 0.002 * (1 + rep % 25)
+                                                  : 0.0)
+                                    : 0.05 * rnd_below(1000) / 1000.0;
+            for (int i = 1; i < P; i++)
+                for (int j = i; j > 0 && a[j] < a[j - 1]; j--) {
+                    double t = a[j]; a[j] = a[j - 1]; a[j - 1] = t;
+                }
+            double ring = papc_prr_predict(P, z, a, &c, NULL), best = ring;
+            for (unsigned bits = 0; bits < (1u << (P - 1)); bits++) {
+                k_from_bits(P, bits, kk);
+                double v = papc_prr_predict(P, kk, a, &c, NULL);
+                if (v < best) best = v;
+            }
+            papc_prr_presteps_model(P, a, &c, k);
+            if (s < 2) {
+                assert_true(best >= ring);
+                expect_k(P, k, z, "rendezvous segments on the cluster");
+            } else {
+                double mine = papc_prr_predict(P, k, a, &c, NULL);
+                assert_true(best < ring);
+                assert_true(mine <= ring);
+                big_gain += best < 0.95 * ring;
+                near_best += mine <= best + PAPC_PRR_RULE_MARGIN * ring;
+            }
+        }
+    }
+    print_message("cluster costs, 32 KiB segments: %d of 40 patterns gain "
+                  "> 5 %%, the rule within the margin of the best in %d\n",
+                  big_gain, near_best);
+    assert_true(big_gain >= 24);
+    assert_true(near_best >= 24);
+}
+
+/* Monotonicity, eager segments, one late rank: the later it comes, the
+ * more pre-steps (never fewer), and the chosen k's predicted e is never
+ * above the ring's; with rendezvous segments never any pre-step. */
+static void test_rule_monotone(void **state) {
+    (void)state;
+    papc_prr_cost eager = unit_cost(1.0), rdv = unit_cost(0.0);
+    for (int P = 3; P <= 16; P++) {
+        int prev = -1, k[16], z[16] = {0};
+        double a[16] = {0};
+        for (int d = 0; d <= 40; d++) {
+            a[P - 1] = d;
+            papc_prr_presteps_model(P, a, &eager, k);
+            int sum = 0;
+            for (int i = 0; i < P; i++) sum += k[i];
+            if (sum < prev)
+                fail_msg("P=%d delay %d: %d pre-steps, %d at delay %d", P, d,
+                         sum, prev, d - 1);
+            prev = sum;
+            assert_true(papc_prr_predict(P, k, a, &eager, NULL) <=
+                        papc_prr_predict(P, z, a, &eager, NULL));
+            papc_prr_presteps_model(P, a, &rdv, k);
+            expect_k(P, k, z, "rendezvous, one late");
+        }
+        assert_true(prev > 0);   /* very late: pre-steps */
+    }
+    /* For a fixed k the predicted e never drops when a transfer costs
+     * more, nor when the late rank comes later. */
+    for (int rep = 0; rep < 200; rep++) {
+        int P = 2 + rnd_below(10), k[12];
+        double a[12];
+        random_valid_k(P, k);
+        for (int i = 0; i < P; i++) a[i] = rnd_below(20);
+        papc_prr_cost c1 = {0.1, 1.0, 0.1, 1.0, rnd_below(2)}, c2 = c1;
+        c2.beta = 1.5;
+        double e1 = papc_prr_predict(P, k, a, &c1, NULL);
+        assert_true(e1 <= papc_prr_predict(P, k, a, &c2, NULL) + 1e-12);
+    }
+}
+
+/* The coarse search of larger P (13, 64 and 128, the largest searched)
+ * still finds pre-steps for one rank 2P transfers late with eager
+ * segments (at 1000 the wait dominates e and the gain stays under the
+ * margin); larger P gives the ring. */
+static void test_rule_large(void **state) {
+    (void)state;
+    papc_prr_cost eager = unit_cost(1.0);
+    int k[PAPC_PRR_RULE_MAXP + 2];
+    double a[PAPC_PRR_RULE_MAXP + 2] = {0};
+    int sizes[] = {13, 64, PAPC_PRR_RULE_MAXP};
+    for (int s = 0; s < 3; s++) {
+        int P = sizes[s];
+        a[P - 1] = 2 * P;
+        papc_prr_presteps_model(P, a, &eager, k);
+        assert_true(papc_prr_k_valid(P, k));
+        assert_true(k[0] > 0);
+        a[P - 1] = 0;
+    }
+    int P = PAPC_PRR_RULE_MAXP + 1;
+    a[P - 1] = 1000;
+    papc_prr_presteps_model(P, a, &eager, k);
+    for (int i = 0; i < P; i++) assert_int_equal(k[i], 0);
+}
+
 /* ---- tests: knobs ------------------------------------------------------ */
 
 static void test_parse(void **state) {
@@ -655,6 +990,13 @@ int main(void) {
         cmocka_unit_test(test_slt),
         cmocka_unit_test(test_slt_segments),
         cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_prr_predict_hand),
+        cmocka_unit_test(test_staircase),
+        cmocka_unit_test(test_rule_hand),
+        cmocka_unit_test(test_rule_optimal),
+        cmocka_unit_test(test_rule_cluster),
+        cmocka_unit_test(test_rule_monotone),
+        cmocka_unit_test(test_rule_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,9 +38,17 @@ const papc_alg_desc papc_allreduce_algs[] = {
     {{PAPC_ALLREDUCE, "pre_reduced_ring", "prr", PAPC_RESTRICT_COMMUTATIVE,
       PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_NONBLOCKING,
       "ring in predicted arrival order whose early ranks pre-reduce "
-      "segments before the late ones come (Proficz 2018 PRR)"},
+      "segments; pre-steps chosen by the cost model (Proficz 2018 PRR, "
+      "issue 15 rule)"},
      papc_allreduce_pre_reduced_ring,
      papc_allreduce_pre_reduced_ring_model},
+    {{PAPC_ALLREDUCE, "pre_reduced_ring_published", "prr_paper prr_published",
+      PAPC_RESTRICT_COMMUTATIVE,
+      PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_NONBLOCKING,
+      "pre_reduced_ring with the paper's pre-step rule (Proficz 2018 "
+      "Fig. 7 lines 1-6)"},
+     papc_allreduce_pre_reduced_ring_published,
+     papc_allreduce_pre_reduced_ring_published_model},
     {{PAPC_ALLREDUCE, "clairvoyant", "clv", PAPC_RESTRICT_COMMUTATIVE,
       PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_SEGMENTED | PAPC_FLAG_NONBLOCKING,
       "Clairvoyant reduce to the predicted earliest rank, then binomial "

@@ -8,8 +8,19 @@
  * arrival order (id = position in it, 0 earliest).  Process id performs
  * k[id] "pre-steps": it starts k[id] steps ahead of a plain ring, so that
  * early processes pass segments along and reduce them before the late ones
- * come; k comes from the predicted arrivals a_i and tau, the time to send
- * and reduce one segment (agreed model: alpha + seg_bytes (beta + gamma)).
+ * come.  Two rows differ only in how k is chosen, from agreed inputs
+ * alone (the agreed offsets and order, alpha, beta, gamma, count and
+ * type, the documented-equal eager limit), so every rank gets the same k:
+ *  - pre_reduced_ring (issue 15): papc_prr_presteps_model, the k of least
+ *    predicted average elapsed time among the ring (k = 0) and the "capped
+ *    staircases", each timed step by step under the Hockney model with
+ *    eager and rendezvous transfers (papc_prr_predict).  Pre-steps pay
+ *    only where a pre-reduced segment can travel before the late receiver
+ *    posts its receive (segments up to the eager limit); with rendezvous
+ *    segments it keeps k = 0, the ring in arrival order.
+ *  - pre_reduced_ring_published (prr_paper): Fig. 7 lines 1-6, from the
+ *    predicted arrivals a_i and tau, the time to send and reduce one
+ *    segment (alpha + seg_bytes (beta + gamma)).
  * Reduce loop: each segment j travels sp_j -> sp_j + 1 -> ... -> rp_j =
  * sp_j - 1, reduced at every hop; override loop: the result travels rp_j
  * -> ... -> rp_j - 1.  With no predictions (no monitor: offsets unknown,
@@ -52,6 +63,10 @@
  *   PAPC_PRR_TEST_OFFSETS="0,0,0.01,..."  predicted arrival offsets by rank
  *       in seconds (empty/"-"/"inf": unknown) replacing the runtime's,
  *       and the order derived from them (also read by sorted_linear_tree);
+ *   PAPC_PRR_TEST_COST="alpha,beta,gamma,eager"  replaces the agreed cost
+ *       model and the eager limit the pre-step rules see (an empty entry
+ *       keeps that value): lets a test with small vectors reach the
+ *       costs at which the model rule picks pre-steps;
  *   PAPC_PRR_TEST_K="2,1,0,..."  the pre-step vector by position in the
  *       order (made valid first), replacing the computed one.
  * PAPC_VERBOSE=1 prints the order and k on rank 0.
@@ -154,17 +169,60 @@ int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
     return own_id(c, order, id);
 }
 
-static void print_view(const papc_call *c, const int *order, const int *k) {
+/* Which pre-step rule a row uses. */
+typedef enum prr_rule {
+    PRR_RULE_MODEL,     /* pre_reduced_ring: papc_prr_presteps_model */
+    PRR_RULE_PUBLISHED  /* pre_reduced_ring_published: Fig. 7 lines 1-6 */
+} prr_rule;
+
+static void print_view(const papc_call *c, prr_rule rule, const int *order,
+                       const int *k) {
     const char *v = getenv("PAPC_VERBOSE");
     if (!v || !*v || *v == '0' || c->rank != 0) return;
-    fprintf(stderr, "papcoll: pre_reduced_ring order");
+    fprintf(stderr, "papcoll: %s order", rule == PRR_RULE_MODEL
+                                             ? "pre_reduced_ring"
+                                             : "pre_reduced_ring_published");
     for (int i = 0; i < c->size; i++) fprintf(stderr, " %d", order[i]);
     fprintf(stderr, " k");
     for (int i = 0; i < c->size; i++) fprintf(stderr, " %d", k[i]);
     fprintf(stderr, "\n");
 }
 
-static int run_prr(const papc_call *c, const papc_arrival *a) {
+/* The pre-steps of the call from agreed inputs only (the agreed arrivals
+ * and cost model, count, type, the documented-equal eager limit), so every
+ * rank computes the same k. */
+static void presteps(const papc_call *c, const papc_arrival *a,
+                     prr_rule rule, const double *arrival, int *k) {
+    int P = c->size;
+    int maxlen = c->sendcount / P + (c->sendcount % P != 0);
+    double seg_bytes = (double)maxlen * (double)papc_type_size(c->sendtype);
+    papc_prr_cost cost = {a->alpha, a->beta, a->gamma, seg_bytes,
+                          (double)papc_pipeline_max_segment()};
+    const char *knob = getenv("PAPC_PRR_TEST_COST");
+    if (knob && *knob) {          /* alpha,beta,gamma,eager; "" keeps one */
+        double v[4];
+        papc_parse_offsets(knob, 4, v);
+        if (isfinite(v[0])) cost.alpha = v[0];
+        if (isfinite(v[1])) cost.beta = v[1];
+        if (isfinite(v[2])) cost.gamma = v[2];
+        if (isfinite(v[3])) cost.eager_bytes = v[3];
+    }
+    if (rule == PRR_RULE_PUBLISHED) {
+        double tau = cost.alpha + seg_bytes * (cost.beta + cost.gamma);
+        papc_prr_presteps(P, arrival, tau, k);
+        return;
+    }
+    papc_prr_presteps_model(P, arrival, &cost, k);
+}
+
+static int no_presteps(int P, const int *k) {
+    for (int i = 0; i < P; i++)
+        if (k[i] != 0) return 0;
+    return 1;
+}
+
+static int run_prr(const papc_call *c, const papc_arrival *a,
+                   prr_rule rule) {
     int P = c->size, id = -1;
     int *order = malloc((size_t)P * sizeof *order);
     int *k = malloc((size_t)P * sizeof *k);
@@ -177,18 +235,23 @@ static int run_prr(const papc_call *c, const papc_arrival *a) {
     if (rc == MPI_SUCCESS)
         rc = papc_allreduce_arrival_view(c, a, order, arrival, &id);
     if (rc == MPI_SUCCESS) {
-        int maxlen = c->sendcount / P + (c->sendcount % P != 0);
-        double seg_bytes = (double)maxlen * (double)papc_type_size(c->sendtype);
-        double tau = a->alpha + seg_bytes * (a->beta + a->gamma);
-        papc_prr_presteps(P, arrival, tau, k);
+        presteps(c, a, rule, arrival, k);
         const char *knob = getenv("PAPC_PRR_TEST_K");
         if (knob && *knob) {
             papc_parse_ints(knob, P, k);
             papc_prr_k_normalise(P, k);
         }
-        print_view(c, order, k);
+        print_view(c, rule, order, k);
     }
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS && rule == PRR_RULE_MODEL && no_presteps(P, k)) {
+        /* Reduced to the ring: ring.c runs the same hops without the
+         * initial copy of the vector (on the 2-core emulated cluster eight
+         * 8 MiB copies cost about 9 ms of 180).  Its ring is in rank
+         * order; with k = 0 the predicted time does not depend on the
+         * order (every segment still passes the last arriver), and the
+         * decision is the same on every rank (k is). */
+        rc = papc_allreduce_ring(c);
+    } else if (rc == MPI_SUCCESS) {
         int n = papc_prr_schedule(P, k, id, steps);
         rc = papc_allreduce_run_segments(c, order, P, steps, n);
     }
@@ -199,16 +262,49 @@ static int run_prr(const papc_call *c, const papc_arrival *a) {
     return rc;
 }
 
-int papc_allreduce_pre_reduced_ring(const papc_call *c) {
+static int prr_call(const papc_call *c, prr_rule rule) {
     papc_arrival a;
     int rc = papc_arrival_begin(c, PAPC_ORDER_AGREED, 0, &a);
     if (rc != MPI_SUCCESS) return rc;
-    rc = run_prr(c, &a);
+    rc = run_prr(c, &a, rule);
     return papc_arrival_end(c, &a, rc);
 }
 
-/* Model (issue 12), balanced arrivals: no process has slack, so every
- * pre-step k_i = 0 (papc_prr_presteps; also without predictions) and the
+int papc_allreduce_pre_reduced_ring(const papc_call *c) {
+    return prr_call(c, PRR_RULE_MODEL);
+}
+
+int papc_allreduce_pre_reduced_ring_published(const papc_call *c) {
+    return prr_call(c, PRR_RULE_PUBLISHED);
+}
+
+/* Model (issue 12), balanced arrivals: the known arrivals lie within one
+ * hop, so papc_prr_presteps_model picks k = 0 without a search (also
+ * without predictions), and k = 0 runs ring.c:
+ *   T = γ(P)(α + 8(2P+1)β)                     (the agreed order, rank 0)
+ *     + (P-1)(α + m/P (β + γ_op))   (reduce-scatter: P-1 receives, each
+ *                                    reduced and sent on)
+ *     + (P-1)(α + m/P β)            (allgather: P-1 receives in place)
+ * No copy.  count < P: empty segments (the model keeps m/P).  Ignores
+ * m_s.  Commutative ops only.
+ * Traffic: the agreement's 2(P-1) messages, (P-1)(16P + 40) bytes; each
+ * of the P segments passes P-1 reduce and P-1 override hops: 2P(P-1)
+ * messages, 2(P-1)m sent + (P-1)m reduced. */
+papc_terms papc_allreduce_pre_reduced_ring_model(const papc_model_in *in) {
+    papc_terms t;
+    if (papc_model_reduce_trivial(in, &t)) return t;
+    double s = in->m / in->P, P = in->P;
+    papc_terms reduce_hop = {1, s, s, 0, 0, 0};
+    t = papc_model_agreement(in);
+    t = papc_terms_axpy(t, in->P - 1, reduce_hop);
+    t = papc_terms_axpy(t, in->P - 1, papc_msg(s));
+    t = papc_model_agreement_traffic(t, in->P);
+    return papc_terms_traffic(t, 2 * P * (P - 1), 3 * (P - 1) * in->m);
+}
+
+/* Model of pre_reduced_ring_published (issue 12's PRR model): balanced
+ * arrivals give no slack, so the published rule's k_i = 0
+ * (papc_prr_presteps; also without predictions) and the
  * schedule is the plain ring over P segments of m/P bytes:
  *   T = γ(P)(α + 8(2P+1)β)                     (the agreed order, rank 0)
  *     + m δ                      (papc_allreduce_run_segments: sendbuf to
@@ -221,7 +317,7 @@ int papc_allreduce_pre_reduced_ring(const papc_call *c) {
  * Traffic: the agreement's 2(P-1) messages, (P-1)(16P + 40) bytes; each
  * of the P segments passes P-1 reduce and P-1 override hops (the same for
  * every k): 2P(P-1) messages, 2(P-1)m sent + (P-1)m reduced. */
-papc_terms papc_allreduce_pre_reduced_ring_model(const papc_model_in *in) {
+papc_terms papc_allreduce_pre_reduced_ring_published_model(const papc_model_in *in) {
     papc_terms t;
     if (papc_model_reduce_trivial(in, &t)) return t;
     double s = in->m / in->P, P = in->P;
