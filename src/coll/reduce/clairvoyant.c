@@ -244,20 +244,16 @@ void papc_clv_cache_counters(long long *hits, long long *misses,
     if (generated) *generated = atomic_load(&n_generated);
 }
 
-/* Generates this rank's plan for whole-round arrivals q into *own.
- * Inputs the generator refuses: every rank sees the same ones, so every
- * rank falls back to equal arrivals alike. */
-static int generate_plan(const papc_call *c, int32_t *q, int N, int root,
-                         papc_clv_plan *own) {
-    int P = c->size;
+/* Generates this rank's plan for whole-round arrivals q into *own.  The
+ * generator refuses no such input (whole rounds within 256(P + 1), see
+ * arrival_vector): a failure is out of memory, as for any buffer here. */
+static int generate_plan(const papc_call *c, const int32_t *q, int N,
+                         int root, papc_clv_plan *own) {
     atomic_fetch_add(&n_generated, 1);
-    if (papc_clv_plan_quantised(q, P, N, root, c->rank, own) == 0)
-        return MPI_SUCCESS;
-    for (int i = 0; i < P; i++) q[i] = 0;
-    if (papc_clv_plan_quantised(q, P, N, root, c->rank, own) == 0)
-        return MPI_SUCCESS;
-    return papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule (P=%d N=%d)", P,
-                      N);
+    if (papc_clv_plan_quantised(q, c->size, N, root, c->rank, own) != 0)
+        return papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule (P=%d "
+                          "N=%d)", c->size, N);
+    return MPI_SUCCESS;
 }
 
 /* This rank's part of the schedule for arrival[P] (seconds) and round
@@ -270,7 +266,9 @@ static int get_plan(const papc_call *c, const double *arrival, double d,
     int P = c->size;
     int32_t *q = malloc((size_t)P * sizeof *q);
     if (!q) return papc_error(MPI_ERR_NO_MEM, "clairvoyant arrivals");
-    /* arrival_vector keeps arrivals finite and within 256(P + 1) d */
+    /* arrival_vector keeps arrivals finite and within 256(P + 1) d, and
+     * round_length d finite and > 0: this cannot fail (if it did, alike on
+     * every rank) */
     if (papc_clv_quantise(arrival, P, d, q) != 0)
         for (int i = 0; i < P; i++) q[i] = 0;
     papc_clv_cache *cache = comm_cache(c);
@@ -288,7 +286,6 @@ static int get_plan(const papc_call *c, const double *arrival, double d,
         *how = cache ? "generated" : "generated (no cache)";
         papc_clv_cache_stats before, after;
         papc_clv_cache_get_stats(cache, &before);
-        /* after a fallback q holds the zeros the plan was made for */
         const papc_clv_plan *kept =
             rc == MPI_SUCCESS && cache
                 ? papc_clv_cache_put(cache, &site, root, q, own) : NULL;
