@@ -270,7 +270,8 @@ static choice predict_row(const papc_profile *p, const papc_alg_desc *a,
         return best;
     }
     if ((a->info.flags & PAPC_FLAG_ARRIVAL_AWARE) && !aware) {
-        *note = "arrival-aware: weighed by predicted arrivals (docs/arrival.md)";
+        *note = "arrival-aware: weighed by predicted arrivals "
+                "(docs/arrival.md)";
         return best;
     }
     if (!a->model) {
