@@ -37,8 +37,24 @@
  * squares over a few sizes, minimum of 10 repetitions each) unless --alpha
  * and --beta are given.
  *
+ * Algorithms (-a): registered names or aliases run by papc_<coll>_alg;
+ * `native` is the MPI library's own collective, called by its PMPI_ name
+ * so that it stays MPI's even under papcoll's drop-in layer (papc-run);
+ * `auto` is papcoll's plain call (papc_gather, ... without a name: what
+ * the library chooses, issue 15 item 5) and `auto_classic` the plain call
+ * with arrival-aware selection switched off (papc_set_arrival_selection(0)
+ * on every rank from before its barriers to after its collective, then
+ * restored), so both selections are compared in one run.  For these two
+ * rows, every rank reports papc_last_algorithm() after each measured call;
+ * the `ran` column of the CSV counts the algorithms the plain call ran
+ * ("ring:18;pre_reduced_ring:2", most frequent first), and the tables
+ * list them.  Ranks that ran different algorithms in one call break the
+ * library's rule that every rank decides alike: "(ranks differ)" in `ran`,
+ * a message, exit code 1.
+ *
  * Exit codes: 0 all results right, 1 some result differed from the native
- * collective (errors column > 0), 2 bad command line.
+ * collective (errors column > 0) or ranks' plain calls ran different
+ * algorithms, 2 bad command line.
  * Uses the public API only, plus the header-only tools/bench_ideal.h.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -69,11 +85,25 @@ static const char *mode_name(int m) {
     return m == MODE_ONE ? "one-late" : "rand-late";
 }
 
+/* What a row of the tables runs. */
+enum alg_kind {
+    KIND_NAMED,        /* papc_<coll>_alg(..., name) */
+    KIND_NATIVE,       /* PMPI_<Coll>: the MPI library's own */
+    KIND_AUTO,         /* papc_<coll>(...): the library's choice */
+    KIND_AUTO_CLASSIC  /* the same with arrival-aware selection off */
+};
+#define AUTO "auto"
+#define AUTO_CLASSIC "auto_classic"
+
 typedef struct alg {
-    const char *name;  /* registered name or "native" */
+    const char *name;  /* registered name, "native", "auto", "auto_classic" */
     const char *label; /* tables: the shortest alias (bsls) or the name */
-    int native;
+    int kind;          /* enum alg_kind */
 } alg_t;
+
+static int is_plain(const alg_t *a) {
+    return a->kind == KIND_AUTO || a->kind == KIND_AUTO_CLASSIC;
+}
 
 typedef struct options {
     papc_collective colls[MAX_COLLS];
@@ -105,6 +135,8 @@ typedef struct row {
     stat5 r, e;
     double ideal_mean, ideal_std;
     int done;
+    int split;     /* plain call: iterations whose ranks ran different algorithms */
+    char ran[512]; /* plain call: "name:iterations;..." most frequent first */
 } row_t;
 
 static int rank, nprocs;
@@ -113,6 +145,7 @@ static const char *g_fit = "";
 static double skew_sum, skew_max;
 static long skew_n;
 static int one_host;
+static int arrival_selection_at_start; /* papc_get_arrival_selection() */
 static FILE *g_trace; /* --trace, rank 0 */
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -204,8 +237,12 @@ static void usage(void) {
 "elapsed time e = mean(f - a), against the ideal bound.\n"
 "  -c, --coll LIST        gather, scatter, reduce, allreduce (comma list;\n"
 "                         default gather)\n"
-"  -a, --algorithms LIST  names or aliases (papc-info --algorithms) and native\n"
-"                         (the MPI library's own call); 'all' = every one;\n"
+"  -a, --algorithms LIST  names or aliases (papc-info --algorithms), native\n"
+"                         (the MPI library's own call, PMPI_<Coll>), auto\n"
+"                         (papcoll's plain call: the library's choice) and\n"
+"                         auto_classic (the plain call with arrival-aware\n"
+"                         selection off); 'all' = native and every\n"
+"                         registered algorithm (not auto);\n"
 "                         'COLL:LIST' applies to one collective (repeatable).\n"
 "                         A name serves every listed collective that has it.\n"
 "                         Default: gather native,linear_sync,sls,bsls;\n"
@@ -233,10 +270,13 @@ static void usage(void) {
 "      --trace FILE       every iteration's arrival and finish per rank\n"
 "                         (CSV: where a slow iteration spent its time)\n"
 "      --csv FILE, --json FILE       one row per (coll, algorithm, size,\n"
-"                         mode, delay) with a header of machine, MPI, command\n"
+"                         mode, delay) with a header of machine, MPI, command;\n"
+"                         column ran: what auto/auto_classic ran, as\n"
+"                         name:iterations;... (most frequent first)\n"
 "  -q, --quiet            no progress lines on stderr\n"
 "  -h, --help\n"
-"Exit code 1 when a result differed from the native collective.\n");
+"Exit code 1 when a result differed from the native collective, or when\n"
+"the ranks' plain calls ran different algorithms.\n");
 }
 
 /* "256Ki", "2M", "1024" -> floats; -1 on error */
@@ -419,8 +459,11 @@ static const char *default_algs(papc_collective c) {
     }
 }
 
-static void add_alg(alg_t *algs, int *n, const papc_algorithm_info *info) {
-    const char *name = info ? info->name : NATIVE;
+/* Adds a registered algorithm (info) or, with info NULL, the row of kind
+ * called name; a name already listed is not added twice. */
+static void add_alg(alg_t *algs, int *n, const papc_algorithm_info *info,
+                    int kind, const char *name) {
+    if (info) name = info->name;
     for (int i = 0; i < *n; i++)
         if (!strcmp(algs[i].name, name)) return;
     if (*n == MAX_LIST) die_usage("%s", "too many algorithms");
@@ -432,24 +475,29 @@ static void add_alg(alg_t *algs, int *n, const papc_algorithm_info *info) {
             if (strlen(t) < strlen(algs[*n].label)) algs[*n].label = strdup(t);
         free(copy);
     }
-    algs[(*n)++].native = info == NULL;
+    algs[(*n)++].kind = info ? KIND_NAMED : kind;
 }
 
-/* Resolves a name for coll: 1 added, 0 unknown to coll. */
+/* Resolves a name for coll: 1 added, 0 unknown to coll.  native, auto and
+ * auto_classic come before the registry, so no alias can shadow them. */
 static int resolve(papc_collective c, const char *name, alg_t *algs, int *n) {
-    if (!strcasecmp(name, NATIVE)) {
-        add_alg(algs, n, NULL);
-        return 1;
-    }
+    static const struct { const char *name; int kind; } special[] = {
+        {NATIVE, KIND_NATIVE}, {AUTO, KIND_AUTO},
+        {AUTO_CLASSIC, KIND_AUTO_CLASSIC}};
+    for (size_t k = 0; k < sizeof special / sizeof special[0]; k++)
+        if (!strcasecmp(name, special[k].name)) {
+            add_alg(algs, n, NULL, special[k].kind, special[k].name);
+            return 1;
+        }
     if (!strcasecmp(name, "all")) {
-        add_alg(algs, n, NULL);
+        add_alg(algs, n, NULL, KIND_NATIVE, NATIVE);
         for (int i = 0; i < papc_algorithm_count(c); i++)
-            add_alg(algs, n, papc_algorithm_get(c, i));
+            add_alg(algs, n, papc_algorithm_get(c, i), KIND_NAMED, NULL);
         return 1;
     }
     const papc_algorithm_info *info = papc_algorithm_find(c, name);
     if (!info) return 0;
-    add_alg(algs, n, info);
+    add_alg(algs, n, info, KIND_NAMED, NULL);
     return 1;
 }
 
@@ -485,7 +533,7 @@ static void resolve_algorithms(const options *o, alg_t algs[][MAX_LIST],
                 exit(2);
             }
             /* items[i] is not freed: names may point into the registry,
-             * but "native" is a literal; the list is tiny */
+             * but "native" and "auto" are literals; the list is tiny */
         }
     }
     for (int k = 0; k < o->ncolls; k++) {
@@ -649,32 +697,54 @@ static void fill_data(bufs_t *b, papc_collective c, const options *o, int it) {
     }
 }
 
+/* One call of algorithm a.  native goes by its PMPI_ name: MPI's own
+ * collective even when papcoll's drop-in layer interposes MPI_Gather. */
 static int run_coll(papc_collective c, const alg_t *a, bufs_t *b, float *out,
                     int root) {
     MPI_Comm w = MPI_COMM_WORLD;
-    int n = b->count;
+    int n = b->count, plain = is_plain(a);
     switch (c) {
     case PAPC_GATHER:
-        return a->native
-            ? MPI_Gather(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root, w)
+        return a->kind == KIND_NATIVE
+            ? PMPI_Gather(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root, w)
+            : plain
+            ? papc_gather(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root, w)
             : papc_gather_alg(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root,
                               w, a->name);
     case PAPC_SCATTER:
-        return a->native
-            ? MPI_Scatter(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root, w)
+        return a->kind == KIND_NATIVE
+            ? PMPI_Scatter(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root, w)
+            : plain
+            ? papc_scatter(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root, w)
             : papc_scatter_alg(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT,
                                root, w, a->name);
     case PAPC_REDUCE:
-        return a->native
-            ? MPI_Reduce(b->send, out, n, MPI_FLOAT, MPI_SUM, root, w)
+        return a->kind == KIND_NATIVE
+            ? PMPI_Reduce(b->send, out, n, MPI_FLOAT, MPI_SUM, root, w)
+            : plain
+            ? papc_reduce(b->send, out, n, MPI_FLOAT, MPI_SUM, root, w)
             : papc_reduce_alg(b->send, out, n, MPI_FLOAT, MPI_SUM, root, w,
                               a->name);
     default:
-        return a->native
-            ? MPI_Allreduce(b->send, out, n, MPI_FLOAT, MPI_SUM, w)
+        return a->kind == KIND_NATIVE
+            ? PMPI_Allreduce(b->send, out, n, MPI_FLOAT, MPI_SUM, w)
+            : plain
+            ? papc_allreduce(b->send, out, n, MPI_FLOAT, MPI_SUM, w)
             : papc_allreduce_alg(b->send, out, n, MPI_FLOAT, MPI_SUM, w,
                                  a->name);
     }
+}
+
+/* The registry index of the algorithm the latest plain call of c ran on
+ * this rank; -1 when it failed or ran none. */
+static int ran_index(papc_collective c, int rc) {
+    /* P = 1 returns before any algorithm: the name would be stale */
+    const char *name = rc == MPI_SUCCESS && nprocs > 1
+        ? papc_last_algorithm(c) : NULL;
+    if (!name) return -1;
+    for (int i = 0; i < papc_algorithm_count(c); i++)
+        if (!strcmp(papc_algorithm_get(c, i)->name, name)) return i;
+    return -1;
 }
 
 /* This rank's delay in seconds for iteration it. */
@@ -684,7 +754,10 @@ static double my_delay(int mode, double max_ms, const options *o, int it) {
     return rng_unit(&s) * max_ms * 1e-3;
 }
 
-typedef struct rec { double a, f, bad, mono; } rec_t;
+/* One rank's record of one call: arrival, finish, wrong result, monotonic
+ * clock at t0, registry index of what a plain call ran (-1: none). */
+typedef struct rec { double a, f, bad, mono, ran; } rec_t;
+#define REC_DOUBLES 5
 
 /* One --trace row per rank of a measured iteration: arrival and finish in
  * ms after the first arrival, so a slow iteration shows who was late and
@@ -697,6 +770,43 @@ static void trace_iteration(papc_collective c, const alg_t *a, int count,
                 papc_collective_name(c), a->name, count,
                 mode == MODE_ONE ? "one-late" : "rand-late", max_ms, iter, p,
                 (all[p].a - lo) * 1e3, (all[p].f - lo) * 1e3);
+}
+
+/* Counts what the plain call ran in one iteration: counts[nreg + 1] when
+ * the ranks disagree, counts[nreg] when none ran (failed). */
+static void count_ran(int *counts, int nreg, const rec_t *all) {
+    int first = (int)all[0].ran;
+    for (int p = 1; p < nprocs; p++)
+        if ((int)all[p].ran != first) {
+            counts[nreg + 1]++;
+            return;
+        }
+    counts[first >= 0 && first < nreg ? first : nreg]++;
+}
+
+/* w->ran = "name:count;..." most frequent first (ties: registry order);
+ * w->split = the iterations whose ranks disagreed. */
+static void ran_text(papc_collective c, const int *counts, int nreg,
+                     row_t *w) {
+    int done[MAX_LIST + 2] = {0};
+    size_t used = 0;
+    w->ran[0] = '\0';
+    w->split = counts[nreg + 1];
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i < nreg + 2 && i < MAX_LIST + 2; i++)
+            if (!done[i] && counts[i] > 0 &&
+                (best < 0 || counts[i] > counts[best]))
+                best = i;
+        if (best < 0) break;
+        done[best] = 1;
+        const char *name = best < nreg ? papc_algorithm_get(c, best)->name
+                         : best == nreg ? "(none)" : "(ranks differ)";
+        int k = snprintf(w->ran + used, sizeof w->ran - used, "%s%s:%d",
+                         used ? ";" : "", name, counts[best]);
+        if (k < 0 || (size_t)k >= sizeof w->ran - used) break;
+        used += (size_t)k;
+    }
 }
 
 /* Runs one (coll, size, mode, delay) for all algorithms; fills rows[a]. */
@@ -716,9 +826,14 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
         tmp = xmalloc((size_t)nprocs * sizeof *tmp);
         all = xmalloc((size_t)nprocs * sizeof *all);
     }
+    /* per algorithm, iterations per registry index of what the plain
+     * call ran; slot nreg: none ran, nreg + 1: the ranks differed */
+    int nreg = papc_algorithm_count(c);
+    int *ran = rank == 0
+        ? calloc((size_t)nalgs * (size_t)(nreg + 2), sizeof(int)) : NULL;
     double bytes = (double)b->count * sizeof(float);
     double cost = g_alpha + bytes * g_beta;
-    alg_t native = {NATIVE, NATIVE, 1};
+    alg_t native = {NATIVE, NATIVE, KIND_NATIVE};
     int instrument = !o->no_progress;
     for (int it = 0; it < total; it++) {
         double delay = my_delay(mode, max_ms, o, it);
@@ -734,6 +849,8 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
             int ai = (k + it) % nalgs;
             const alg_t *a = &algs[ai];
             memset(b->recv, 0xff, b->recv_len * sizeof(float)); /* NaNs */
+            /* every rank switches at the same point of the same call */
+            if (a->kind == KIND_AUTO_CLASSIC) papc_set_arrival_selection(0);
             MPI_Barrier(MPI_COMM_WORLD);
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime(), m0 = mono_now();
@@ -745,16 +862,20 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
             double ta = MPI_Wtime();
             rc = run_coll(c, a, b, b->recv, o->root);
             double tf = MPI_Wtime();
+            if (a->kind == KIND_AUTO_CLASSIC)
+                papc_set_arrival_selection(arrival_selection_at_start);
+            int ran_here = is_plain(a) ? ran_index(c, rc) : -1;
             int bad = rc != MPI_SUCCESS ||
                       (b->has_result &&
                        memcmp(b->recv, b->ref, b->recv_len * sizeof(float)));
             if (rc != MPI_SUCCESS && !reported[ai]++)
                 fprintf(stderr, PROG ": rank %d: %s %s failed: %s\n", rank,
                         papc_collective_name(c), a->name,
-                        a->native ? "native error" : papc_strerror(rc));
-            rec_t mine = {ta - t0, tf - t0, bad, m0};
-            MPI_Gather(&mine, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, 0,
-                       MPI_COMM_WORLD);
+                        a->kind == KIND_NATIVE ? "native error"
+                                               : papc_strerror(rc));
+            rec_t mine = {ta - t0, tf - t0, bad, m0, ran_here};
+            MPI_Gather(&mine, REC_DOUBLES, MPI_DOUBLE, all, REC_DOUBLES,
+                       MPI_DOUBLE, 0, MPI_COMM_WORLD);
             if (rank != 0) continue;
             int anybad = 0;
             double lo = all[0].a, hi = all[0].f, sum = 0;
@@ -772,6 +893,7 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
             if (g_trace) trace_iteration(c, a, b->count, mode, max_ms,
                                          it - o->warmup, all, lo);
             errors[ai] += anybad;
+            if (is_plain(a)) count_ran(ran + (size_t)ai * (nreg + 2), nreg, all);
             int j = ai * iters + (it - o->warmup);
             r[j] = hi - lo;
             e[j] = sum / nprocs;
@@ -809,7 +931,10 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
             w->ideal_mean = is.mean;
             w->ideal_std = is.std;
             w->done = 1;
+            if (is_plain(&algs[ai]))
+                ran_text(c, ran + (size_t)ai * (nreg + 2), nreg, w);
         }
+        free(ran);
         free(r);
         free(e);
         free(id);
@@ -908,7 +1033,7 @@ static void skew_text(char *buf, size_t len) {
 static const char *csv_columns =
     "coll,algorithm,P,count,bytes,mode,max_delay_ms,iterations,r_mean_ms,"
     "r_median_ms,r_min_ms,r_max_ms,r_std_ms,e_mean_ms,e_median_ms,e_min_ms,"
-    "e_max_ms,e_std_ms,ideal_mean_ms,ideal_std_ms,errors";
+    "e_max_ms,e_std_ms,ideal_mean_ms,ideal_std_ms,errors,ran";
 
 static FILE *open_out(const char *path) {
     FILE *f = fopen(path, "w");
@@ -929,11 +1054,11 @@ static void csv_header(FILE *f) {
 static void csv_row(FILE *f, papc_collective c, const char *alg, int mode,
                     double delay, const row_t *w) {
     fprintf(f, "%s,%s,%d,%d,%lld,%s,%g,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
-            "%.4f,%.4f,%.4f,%.4f,%.4f,%d\n", papc_collective_name(c), alg,
+            "%.4f,%.4f,%.4f,%.4f,%.4f,%d,%s\n", papc_collective_name(c), alg,
             nprocs, w->count, (long long)w->count * 4, mode_name(mode), delay,
             w->iterations, w->r.mean, w->r.median, w->r.min, w->r.max,
             w->r.std, w->e.mean, w->e.median, w->e.min, w->e.max, w->e.std,
-            w->ideal_mean, w->ideal_std, w->errors);
+            w->ideal_mean, w->ideal_std, w->errors, w->ran);
     fflush(f);
 }
 
@@ -953,6 +1078,57 @@ static void json_string(FILE *f, const char *s) {
 /* index of row (a, s, m, d) in a collective's flat array */
 #define ROW(o, nalgs, a, s, m, d) \
     ((((size_t)(a) * (o)->nsizes + (s)) * 2 + (m)) * (o)->ndelays + (d))
+
+/* The shortest of info's name and aliases (name itself when info is
+ * NULL), as the tables' labels. */
+static void shortest_name(const papc_algorithm_info *info, const char *name,
+                          char *out, size_t len) {
+    snprintf(out, len, "%s", info ? info->name : name);
+    if (!info || !info->aliases) return;
+    const char *p = info->aliases;
+    while (*p) {
+        size_t n = strcspn(p, " ");
+        if (n > 0 && n < strlen(out) && n < len) {
+            memcpy(out, p, n);
+            out[n] = '\0';
+        }
+        p += n;
+        while (*p == ' ') p++;
+    }
+}
+
+/* What the plain-call rows (auto, auto_classic) ran: one line per size,
+ * delay and row, with the shortest aliases. */
+static void print_ran(const options *o, papc_collective c, const alg_t *algs,
+                      int nalgs, const row_t *rows, int mi) {
+    int any = 0;
+    for (int a = 0; a < nalgs; a++) any |= is_plain(&algs[a]);
+    if (!any) return;
+    printf("\n## %s, %s: the algorithm(s) the plain call ran "
+           "(measured iterations)\n", papc_collective_name(c),
+           mode_name(mi ? MODE_RAND : MODE_ONE));
+    for (int s = 0; s < o->nsizes; s++)
+        for (int d = 0; d < o->ndelays; d++)
+            for (int a = 0; a < nalgs; a++) {
+                if (!is_plain(&algs[a])) continue;
+                const row_t *w = &rows[ROW(o, nalgs, a, s, mi, d)];
+                printf("%-8s %7g %-13s", o->size_text[s], o->delays[d],
+                       algs[a].name);
+                char copy[sizeof w->ran], *save = NULL;
+                memcpy(copy, w->ran, sizeof copy);
+                for (char *t = strtok_r(copy, ";", &save); t;
+                     t = strtok_r(NULL, ";", &save)) {
+                    char *colon = strrchr(t, ':');
+                    if (colon) *colon = '\0';
+                    char shown[64];
+                    shortest_name(papc_algorithm_find(c, t), t, shown,
+                                  sizeof shown);
+                    printf(" %s %s/%d", shown, colon ? colon + 1 : "?",
+                           w->iterations);
+                }
+                printf("%s\n", w->split ? "  RANKS DISAGREED" : "");
+            }
+}
 
 static void print_tables(const options *o, papc_collective c,
                          const alg_t *algs, int nalgs, int base,
@@ -989,6 +1165,7 @@ static void print_tables(const options *o, papc_collective c,
                 printf(" %9.2f\n", nalgs % 2 ? ideals[nalgs / 2]
                        : 0.5 * (ideals[nalgs / 2 - 1] + ideals[nalgs / 2]));
             }
+        print_ran(o, c, algs, nalgs, rows, mi);
         for (int a = 0; a < nalgs; a++) {
             if (a == base) continue;
             printf("\n## %s, %s, P = %d: %s against %s (layout of the papers' "
@@ -1053,6 +1230,8 @@ int main(int argc, char **argv) {
     int wtime_global = flag ? *wtg : 0;
 
     if (o.no_monitor) setenv("PAPC_MONITOR", "0", 1);
+    /* what auto runs with, and what auto_classic restores */
+    arrival_selection_at_start = papc_get_arrival_selection();
     fit_model(&o);
     if (!o.no_monitor) {
         int rc = papc_monitor_init(MPI_COMM_WORLD);
@@ -1068,6 +1247,9 @@ int main(int argc, char **argv) {
         /* Runs on testbed/'s emulated cluster say so (hosts, rate, ...). */
         const char *tb = getenv("PAPC_TESTBED");
         if (tb && *tb) meta_add("testbed", "%s", tb);
+        meta_add("arrival_selection", "%s", arrival_selection_at_start
+                 ? "on (auto weighs the arrival-aware algorithms)"
+                 : "off (PAPC_ARRIVAL_SELECT=0: auto = auto_classic)");
         if (o.csv) {
             csv = open_out(o.csv);
             csv_header(csv);
@@ -1088,6 +1270,8 @@ int main(int argc, char **argv) {
                "(%.2f GB/s) [%s]\n", g_alpha * 1e6, g_beta * 1e9,
                1e-9 / g_beta, g_fit);
         printf("# sizes: %s\n", meta_get("size_means"));
+        printf("# arrival-aware selection of the plain call: %s\n",
+               meta_get("arrival_selection"));
         fflush(stdout);
     }
 
@@ -1144,6 +1328,16 @@ int main(int argc, char **argv) {
                                     o.size_text[s], mode_name(mode),
                                     o.delays[d], tmp[a].errors, o.iterations);
                         }
+                        if (tmp[a].split) {
+                            exit_code = 1;
+                            fprintf(stderr, PROG ": RANKS DISAGREED: %s %s, "
+                                    "%s, %s, %g ms: in %d of %d iterations "
+                                    "the ranks' plain calls ran different "
+                                    "algorithms\n", papc_collective_name(c),
+                                    algs[k][a].name, o.size_text[s],
+                                    mode_name(mode), o.delays[d],
+                                    tmp[a].split, o.iterations);
+                        }
                     }
                     if (!o.quiet) {
                         double now = MPI_Wtime(), el = now - t_start;
@@ -1169,9 +1363,19 @@ int main(int argc, char **argv) {
         printf("\n# barrier exit skew (ms), the error of the common time "
                "origin: %s\n", skew);
         if (exit_code)
-            printf("# SOME RESULTS WERE WRONG (see stderr)\n");
+            printf("# SOME RESULTS WERE WRONG OR RANKS DISAGREED (see "
+                   "stderr)\n");
+        /* known only after the first plain call has loaded it */
+        const char *prof = papc_profile_path();
+        const char *sel = getenv("PAPC_SELECT");
+        char selection[1200];
+        snprintf(selection, sizeof selection, "%s%s%s",
+                 prof ? prof : "none (papcoll's fixed rules)",
+                 sel && *sel ? "; PAPC_SELECT=" : "", sel && *sel ? sel : "");
+        printf("# plain call's selection profile: %s\n", selection);
         if (csv) {
             fprintf(csv, "# barrier_exit_skew_ms: %s\n", skew);
+            fprintf(csv, "# selection_profile: %s\n", selection);
             fclose(csv);
         }
         if (g_trace) fclose(g_trace);
@@ -1223,8 +1427,11 @@ int main(int argc, char **argv) {
                                             st[q]->std);
                                 fprintf(f, ", \"ideal_mean_ms\": %.4f, "
                                         "\"ideal_std_ms\": %.4f, "
-                                        "\"errors\": %d}", w->ideal_mean,
-                                        w->ideal_std, w->errors);
+                                        "\"errors\": %d, \"ran\": ",
+                                        w->ideal_mean, w->ideal_std,
+                                        w->errors);
+                                json_string(f, w->ran);
+                                fputc('}', f);
                                 first = 0;
                             }
                     }

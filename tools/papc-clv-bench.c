@@ -5,7 +5,7 @@
  * Table 1 (speedup of the fast generator over the reference).
  *
  *   papc-clv-bench [--sizes 4,8,...,2048] [-r 250] [--max-reference N]
- *                  [--csv FILE] [--seed S]
+ *                  [--csv FILE] [--seed S] [--cache]
  *
  * Instances (P = N for every size; one fresh instance per run):
  *   uniform  arrivals a_i ~ U[0, P + 0.1], root ~ U{0..P-1};
@@ -19,6 +19,14 @@
  * instance type.  Every run's instance comes from its own random stream,
  * a hash of (seed, P, type, run), so one run is reproduced by
  * --sizes P --types TYPE --run K with the same --seed.
+ *
+ * --cache (issue 15) also times the executor's two paths for one rank
+ * (rank = run mod P) on every run's instance: a miss — quantise the
+ * arrivals to whole rounds (papc_clv_quantise), generate the rank's plan
+ * (papc_clv_plan_quantised: the schedule's transfers of that rank only)
+ * and store it (papc_clv_cache_put) — and a hit on the same arrivals
+ * shifted by 7 rounds (another agreed vector, the same rounds: quantise,
+ * papc_clv_cache_find), and prints both per call with the time saved.
  *
  * Output: Table 1 (the ratio of the mean times reference/fast, as in the
  * paper; also the ratio of the medians), the absolute times per schedule
@@ -37,6 +45,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "clairvoyant/cache.h"
 #include "clairvoyant/schedule.h"
 #include "cli.h"
 
@@ -69,6 +78,7 @@ typedef struct options {
     uint64_t seed;
     const char *csv;
     int quiet;
+    int cache;          /* --cache */
 } options;
 
 /* One size and instance type. */
@@ -78,6 +88,10 @@ typedef struct cell {
     double fast_mean, fast_median, fast_min;
     double rounds_mean, events_mean;
     int mismatches, checked, check_failures, errors;
+    /* --cache: ms per call of the executor's miss and hit paths */
+    double miss_mean, miss_median, miss_min, hit_mean, hit_median, hit_min;
+    double plan_bytes_mean;
+    int cache_hits, cache_errors;
 } cell;
 
 /* ---- random numbers: splitmix64 ----------------------------------------- */
@@ -142,6 +156,11 @@ static void usage(void) {
         "  --run K               only run index K (reproduces one instance)\n"
         "  --csv FILE            append one row per size and type to FILE\n"
         "  -q, --quiet           no progress line on stderr\n"
+        "  --cache               also time the executor's schedule cache: "
+        "a miss\n"
+        "                        (quantise, generate, keep one rank's plan, "
+        "store) and a\n"
+        "                        hit (quantise, find), ms per call\n"
         "Instances of clairvoyant-reduce.md 5.7: uniform a_i ~ U[0, P+0.1], "
         "random root;\n"
         "skewed a_i = 0 but a_{P-1} = N, root 0; d ~ U[0.001, 1].  "
@@ -207,6 +226,10 @@ static int parse_options(int argc, char **argv, options *o) {
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return 1;
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o->quiet = 1;
+            continue;
+        }
+        if (!strcmp(a, "--cache")) {
+            o->cache = 1;
             continue;
         }
         if (!v) bad = 1;
@@ -283,6 +306,43 @@ static void progress(const options *o, const cell *c, int done, int total,
     fflush(stderr);
 }
 
+/* --cache: the executor's miss path for rank on (arrival, d), then its hit
+ * path on the arrivals 7 rounds later; times in ms into *miss, *hit (the
+ * hit's only when found).  1 on a hit, 0 on a miss, -1 on an error. */
+static int time_cache(const double *arrival, int P, int root, double d,
+                      int rank, double *miss, double *hit,
+                      double *plan_bytes) {
+    papc_clv_cache *cache = papc_clv_cache_new(1, 4);
+    int32_t *q = malloc((size_t)P * sizeof *q);
+    double *later = malloc((size_t)P * sizeof *later);
+    int rc = -1;
+    if (!cache || !q || !later) goto out;
+    const papc_clv_site_key site = {1, P, P, (long long)P * 4096};
+    double t0 = now_ms();
+    papc_clv_plan plan;
+    if (papc_clv_quantise(arrival, P, d, q) != 0 ||
+        papc_clv_plan_quantised(q, P, P, root, rank, &plan) != 0)
+        goto out;
+    int bad;
+    *plan_bytes = (double)papc_clv_plan_bytes(&plan);
+    bad = papc_clv_cache_put(cache, &site, root, q, &plan) == NULL;
+    *miss = now_ms() - t0;
+    papc_clv_plan_free(&plan);
+    if (bad) goto out;
+    for (int p = 0; p < P; p++) later[p] = arrival[p] + 7.0 * d;
+    t0 = now_ms();
+    const papc_clv_plan *found =
+        papc_clv_quantise(later, P, d, q) == 0
+            ? papc_clv_cache_find(cache, &site, root, q) : NULL;
+    *hit = now_ms() - t0;
+    rc = found != NULL;
+out:
+    papc_clv_cache_free(cache);
+    free(q);
+    free(later);
+    return rc;
+}
+
 /* Runs one size and instance type; fills *c. */
 static int run_cell(const options *o, int P, int type, cell *c) {
     memset(c, 0, sizeof *c);
@@ -294,8 +354,12 @@ static int run_cell(const options *o, int P, int type, cell *c) {
     double *arrival = malloc((size_t)P * sizeof *arrival);
     double *tref = malloc((size_t)n * sizeof *tref);
     double *tfast = malloc((size_t)n * sizeof *tfast);
-    if (!arrival || !tref || !tfast) {
-        free(arrival), free(tref), free(tfast);
+    double *tmiss = malloc((size_t)n * sizeof *tmiss);
+    double *thit = malloc((size_t)n * sizeof *thit);
+    int nhit = 0, nmiss = 0;
+    double plan_bytes = 0.0;
+    if (!arrival || !tref || !tfast || !tmiss || !thit) {
+        free(arrival), free(tref), free(tfast), free(tmiss), free(thit);
         fprintf(stderr, "papc-clv-bench: out of memory\n");
         return -1;
     }
@@ -388,6 +452,16 @@ static int run_cell(const options *o, int P, int type, cell *c) {
         }
         papc_clv_free(&ref);
         papc_clv_free(&fast);
+        if (o->cache) {
+            double tm = 0, th = 0, pb = 0;
+            int h = time_cache(arrival, P, root, d, run % P, &tm, &th, &pb);
+            if (h < 0) c->cache_errors++;
+            else {
+                tmiss[nmiss++] = tm;
+                plan_bytes += pb;
+                if (h) thit[nhit++] = th;
+            }
+        }
         double t = now_ms();
         if (t - last > 250.0 || k + 1 == n) {
             progress(o, c, k + 1, n, started);
@@ -402,7 +476,13 @@ static int run_cell(const options *o, int P, int type, cell *c) {
     int ok = n - c->errors;
     c->rounds_mean = ok ? rounds / ok : 0.0;
     c->events_mean = ok ? events / ok : 0.0;
-    free(arrival), free(tref), free(tfast);
+    if (nmiss) {
+        stats(tmiss, nmiss, &c->miss_mean, &c->miss_median, &c->miss_min);
+        c->plan_bytes_mean = plan_bytes / nmiss;
+    }
+    if (nhit) stats(thit, nhit, &c->hit_mean, &c->hit_median, &c->hit_min);
+    c->cache_hits = nhit;
+    free(arrival), free(tref), free(tfast), free(tmiss), free(thit);
     return 0;
 }
 
@@ -498,6 +578,36 @@ static void print_tables(const options *o, cell *cells) {
             field(10, 1, "%.1f", c->events_mean);
             printf("\n");
         }
+
+    if (o->cache) {
+        printf("\nSchedule cache, the executor's paths for one rank, ms per "
+               "call (mean / median / min):\nmiss = quantise + generate "
+               "the rank's plan + store; hit = quantise + find, the\n"
+               "arrivals 7 rounds later\n\n");
+        printf("%8s  %-8s  %10s%11s%11s  %10s%11s%11s  %10s  %6s  %9s\n",
+               "P = N", "type", "miss mean", "median", "min", "hit mean",
+               "median", "min", "saved", "hits", "plan KB");
+        for (int s = 0; s < o->nsizes; s++)
+            for (int t = 0; t < NTYPES; t++) {
+                if (!o->types[t]) continue;
+                cell *c = at(cells, s, t);
+                int h = c->cache_hits > 0;
+                printf("%8d  %-8s  ", c->P, type_name[t]);
+                field(10, 1, ms_fmt(c->miss_mean), c->miss_mean);
+                field(11, 1, ms_fmt(c->miss_median), c->miss_median);
+                field(11, 1, ms_fmt(c->miss_min), c->miss_min);
+                printf("  ");
+                field(10, h, ms_fmt(c->hit_mean), c->hit_mean);
+                field(11, h, ms_fmt(c->hit_median), c->hit_median);
+                field(11, h, ms_fmt(c->hit_min), c->hit_min);
+                printf("  ");
+                field(10, h, ms_fmt(c->miss_mean - c->hit_mean),
+                      c->miss_mean - c->hit_mean);
+                printf("  %3d/%-3d  ", c->cache_hits, c->runs);
+                field(9, 1, "%.1f", c->plan_bytes_mean / 1024.0);
+                printf("\n");
+            }
+    }
 
     int mism = 0, checked = 0, cfail = 0, err = 0, compared = 0;
     for (int i = 0; i < o->nsizes * NTYPES; i++) {
@@ -601,7 +711,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < o.nsizes * NTYPES; i++)
         if (o.types[i % NTYPES])
             fail |= cells[i].mismatches || cells[i].check_failures ||
-                    cells[i].errors;
+                    cells[i].errors || cells[i].cache_errors;
     if (o.csv && write_csv(&o, cells)) fail = 1;
     free(cells);
     return fail ? 1 : 0;

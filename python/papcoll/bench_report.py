@@ -26,7 +26,9 @@ merged: e.g. one run per process count P), and writes into OUTDIR:
 A figure is drawn only along an axis where the data vary; what is skipped is
 said on stdout.  Rows whose `errors` column is > 0 (the result differed from
 the native collective) are crossed out in red in the figures and flagged in
-the summary.  Empty ideal values are skipped; unknown columns are ignored.
+the summary.  Empty ideal values are skipped; unknown columns are ignored,
+but for `ran` (what the plain call ran, rows auto and auto_classic: issue
+15), which the summary shows as a table.
 
 "Size" follows the papers: the whole vector in floats, P x count for gather
 and scatter (count = one process's block), count for allreduce.
@@ -69,6 +71,11 @@ COLORS = ("tab:blue", "tab:green", "tab:red", "tab:purple", "tab:brown",
           "darkgoldenrod")
 MARKERS = ("s", "^", "v", "D", "P", "X", "<", ">", "h", "*", "p", "d")
 MEASURES = (("r", "run time r"), ("e", "average elapsed time \u0113"))
+# papcoll's plain call (papc-bench -a auto, auto_classic, issue 15)
+PLAIN_LABEL = {"auto": "auto (plain call)",
+               "auto_classic": "auto_classic (plain call, arrival-aware "
+                               "selection off)"}
+PLAIN_STYLE = {"auto": ("black", "*"), "auto_classic": ("dimgray", "x")}
 
 
 # ---- reading ------------------------------------------------------------
@@ -213,6 +220,8 @@ def tag(text):
 def alg_label(coll, name):
     if name == "native":
         return "native %s" % NATIVE_CALL.get(coll, "MPI call")
+    if name in PLAIN_LABEL:
+        return PLAIN_LABEL[name]
     ab = ABBREV.get(name)
     return "%s (%s)" % (ab, name) if ab else name
 
@@ -241,6 +250,33 @@ def algorithms_in(rows):
         names.remove("native")
         names.insert(0, "native")
     return names
+
+
+def parse_ran(text):
+    """papc-bench's `ran` column ("ring:18;pre_reduced_ring:2") as
+    [(name, iterations)], most frequent first; [] when empty."""
+    if not isinstance(text, str) or not text.strip():
+        return []
+    out = []
+    for part in text.split(";"):
+        name, sep, count = part.rpartition(":")
+        if not sep or not name or not count.strip().isdigit():
+            raise ReportError("bad `ran` value %r (expected name:count;...)"
+                              % text)
+        out.append((name, int(count)))
+    out.sort(key=lambda nc: -nc[1])
+    return out
+
+
+def ran_cell(text, iterations):
+    """'PRR 18/20 (+1)': the most frequent algorithm, its iterations and
+    how many others the plain call ran."""
+    ran = parse_ran(text)
+    if not ran:
+        return ""
+    name, n = ran[0]
+    more = " (+%d)" % (len(ran) - 1) if len(ran) > 1 else ""
+    return "%s %d/%s%s" % (alg_short(name), n, iterations, more)
 
 
 def group(rows, keyfn):
@@ -324,6 +360,8 @@ def styles_for(names):
     for n in names:
         if n == "native":
             out[n] = ("tab:orange", "o")
+        elif n in PLAIN_STYLE:
+            out[n] = PLAIN_STYLE[n]
         else:
             out[n] = (COLORS[i % len(COLORS)], MARKERS[i % len(MARKERS)])
             i += 1
@@ -682,6 +720,25 @@ def section(coll, nprocs, mode, rows, names, base, args):
         if any(ideal):
             out.append("| | *ideal bound* | " + " | ".join(ideal) + " |")
     out.append("")
+
+    # what the plain call (papc-bench -a auto, auto_classic) ran
+    plain = [n for n in names if any(parse_ran(r.get("ran")) for r in rows
+                                     if r["algorithm"] == n)]
+    if plain:
+        out.append("What the plain call ran: its most frequent algorithm, "
+                   "in how many of the measured iterations, (+k) other "
+                   "algorithms it also ran.")
+        out.append("")
+        out.extend(table_head(["size", "row"], delays))
+        for size in sizes:
+            for k, n in enumerate(plain):
+                cells = [fmt_floats(size) if k == 0 else "", n]
+                for d in delays:
+                    r = cell.get((n, size, d))
+                    cells.append(ran_cell(r.get("ran"), r["iterations"])
+                                 if r else "")
+                out.append("| " + " | ".join(cells) + " |")
+        out.append("")
 
     # how close each algorithm comes to the limit
     if any(ideal_of(r) for r in rows):

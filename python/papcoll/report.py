@@ -10,6 +10,9 @@
                       (the drop-in layer's PAPC_REPORT; calls_report.py)
     papc-report select DIR [-o OUTDIR] [--tolerance PCT] [--no-plots]
                       (papc-select-bench's CSVs; select_report.py)
+    papc-report arrival-select DIR [--measure e|r] [--strict]
+                      (papc-bench's CSVs with auto rows, from
+                      scripts/arrival-select-bench.sh; arrival_select_report.py)
 
 One subcommand per tool.  Each is a `Report` in REPORTS below: a name, a
 help line, a function that adds its arguments to its argparse subparser and
@@ -528,6 +531,11 @@ def _select():
     return select_report
 
 
+def _arrival_select():
+    from . import arrival_select_report
+    return arrival_select_report
+
+
 REPORTS = (
     Report("guide", "figures of papc-guide's CSV (irregular gather/scatter "
            "performance guidelines, issue 6)", add_guide_arguments, run_guide),
@@ -545,6 +553,13 @@ REPORTS = (
            "per cell the best algorithm, the model's, native's and the fixed "
            "rules' slowdown; the goals' summary; figures (issue 12)",
            lambda p: _select().add_arguments(p), lambda a: _select().run(a)),
+    Report("arrival-select", "arrival-aware selection from papc-bench's "
+           "CSVs with auto rows (scripts/arrival-select-bench.sh's "
+           "directory): per setting the best algorithm, the plain call "
+           "against it, native and auto_classic, what it ran; the goals "
+           "(issue 15)",
+           lambda p: _arrival_select().add_arguments(p),
+           lambda a: _arrival_select().run(a)),
 )
 
 

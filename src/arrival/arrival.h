@@ -55,6 +55,9 @@ typedef struct papc_arrival {
     int need;
     int decider;
     int site;
+    MPI_Request view_req;  /* arrival_view, not AGREED, not the decider:
+                              the decision of this epoch, received late */
+    double *view_msg;
 } papc_arrival;
 
 /* Marks this rank's arrival at an arrival-aware call and fills *a.  Every

@@ -235,18 +235,22 @@ static void rank_order(papc_arrival *a) {
     a->known = 0;
 }
 
-static int agreed_as_decider(const papc_call *c, papc_arrival *a) {
+/* The decider's side of an AGREED epoch: takes the decision its monitor
+ * made at the first notice, or makes it now and sends it to every rank;
+ * order, offset [n] and known receive it. */
+static int agreed_as_decider(const papc_call *c, int epoch, int *order,
+                             double *offset, int *known) {
     int n = c->size;
     double *msg = NULL;
     pthread_mutex_lock(&papc_mon.mu);
-    arr_decision *d = find_decision(a->epoch);
+    arr_decision *d = find_decision(epoch);
     int mine = d == NULL;
-    if (mine) d = decide(a->epoch);
+    if (mine) d = decide(epoch);
     if (d) {
         d->taken = 1;
-        memcpy(a->order, d->order, (size_t)n * sizeof *a->order);
-        memcpy(a->offset, d->offset, (size_t)n * sizeof *a->offset);
-        a->known = d->known;
+        memcpy(order, d->order, (size_t)n * sizeof *order);
+        memcpy(offset, d->offset, (size_t)n * sizeof *offset);
+        *known = d->known;
         if (mine) msg = encode(d);
     }
     pthread_mutex_unlock(&papc_mon.mu);
@@ -261,7 +265,7 @@ static int agreed_as_decider(const papc_call *c, papc_arrival *a) {
     int nreq = 0, rc = MPI_SUCCESS;
     for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
         if (r != c->rank)
-            rc = MPI_Isend(msg, 1 + 2 * n, MPI_DOUBLE, r, dec_tag(a->epoch),
+            rc = MPI_Isend(msg, 1 + 2 * n, MPI_DOUBLE, r, dec_tag(epoch),
                            papc_mon.dec, &req[nreq++]);
     if (rc == MPI_SUCCESS) {
         rc = papc_waitall(nreq, req);  /* an error class already */
@@ -293,10 +297,147 @@ static int agreed_from_decider(const papc_call *c, int decider,
     return MPI_SUCCESS;
 }
 
+/* ---- the plain call's view (papc_call.arrival_view, choose.c) ----
+ *
+ * Every rank of a plain call on the served comm takes the agreed decision
+ * of its epoch and keeps its offsets at the call site, for the choice of
+ * the next call there.  An algorithm that is not AGREED does not wait for
+ * the decision before it starts: the decider sends it (from its monitor at
+ * the first notice, which every rank sends as AGREED, or from its own
+ * begin) and the others post its receive here and complete it in end,
+ * long after it came.  So the view costs no round trip; only P - 1 small
+ * messages from the decider. */
+static int view_begin(const papc_call *c, papc_arrival *a) {
+    int n = c->size;
+    a->view_msg = malloc((size_t)(1 + 2 * n) * sizeof *a->view_msg);
+    if (!a->view_msg) return papc_error(MPI_ERR_NO_MEM, "arrival view");
+    if (c->rank == a->decider) {
+        int *order = malloc((size_t)n * sizeof *order);
+        if (!order) return papc_error(MPI_ERR_NO_MEM, "arrival view");
+        int known = 0;
+        int rc = agreed_as_decider(c, a->epoch, order, a->view_msg + 1 + n,
+                                   &known);
+        a->view_msg[0] = known;
+        free(order);
+        return rc;
+    }
+    int rc = MPI_Irecv(a->view_msg, 1 + 2 * n, MPI_DOUBLE, a->decider,
+                       dec_tag(a->epoch), papc_mon.dec, &a->view_req);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS
+                             : papc_mpi_error(rc, "arrival view receive");
+}
+
+static void keep_view(int site, int n, const double *offset, int known) {
+    if (site < 0 || site >= papc_mon.nsites) return;
+    pthread_mutex_lock(&papc_mon.mu);
+    arr_site *s = &papc_mon.sites[site];
+    if (!s->view) s->view = malloc((size_t)n * sizeof *s->view);
+    if (s->view) {
+        memcpy(s->view, offset, (size_t)n * sizeof *s->view);
+        s->view_known = known;
+    }
+    pthread_mutex_unlock(&papc_mon.mu);
+}
+
+/* Views whose decision had not come when their call ended: completed
+ * before the next choice reads any view (papc_arrival_view), so a rank
+ * never waits for a decision at the end of a call -- with ē, the mean
+ * time in the call over the ranks, a wait at every non-decider's exit
+ * would cost more than the choice can win.  [fg] */
+typedef struct pending_view {
+    struct pending_view *next;
+    MPI_Request req;
+    double *msg;
+    int site, n;
+} pending_view;
+static pending_view *pending;
+
+static void complete_pending_views(void) {
+    while (pending) {
+        pending_view *p = pending;
+        pending = p->next;
+        if (MPI_Wait(&p->req, MPI_STATUS_IGNORE) == MPI_SUCCESS)
+            keep_view(p->site, p->n, p->msg + 1 + p->n, (int)p->msg[0]);
+        free(p->msg);
+        free(p);
+    }
+}
+
+void papc_arr_drop_pending_views(void) {
+    while (pending) {
+        pending_view *p = pending;
+        pending = p->next;
+        MPI_Cancel(&p->req);
+        MPI_Wait(&p->req, MPI_STATUS_IGNORE);
+        free(p->msg);
+        free(p);
+    }
+}
+
+/* Takes the view's decision if it came, else leaves its receive pending
+ * (above); keeps the offsets at the call's site.  After an error the
+ * receive is cancelled and the site keeps its old view. */
+static void view_end(const papc_call *c, papc_arrival *a, int rc) {
+    int n = c->size;
+    const double *offset = NULL;
+    int known = 0;
+    if (a->view_req != MPI_REQUEST_NULL) {
+        int done = 0;
+        if (rc == MPI_SUCCESS &&
+            MPI_Test(&a->view_req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            rc = MPI_ERR_OTHER;
+        pending_view *p = rc == MPI_SUCCESS && !done ? malloc(sizeof *p)
+                                                     : NULL;
+        if (done) {
+            offset = a->view_msg + 1 + n;
+            known = (int)a->view_msg[0];
+        } else if (p) {
+            *p = (pending_view){pending, a->view_req, a->view_msg, a->site,
+                                n};
+            pending = p;
+            a->view_req = MPI_REQUEST_NULL;
+            a->view_msg = NULL;
+            return;
+        } else {
+            MPI_Cancel(&a->view_req);
+            MPI_Wait(&a->view_req, MPI_STATUS_IGNORE);
+        }
+    } else if (rc == MPI_SUCCESS && a->view_msg) {
+        offset = a->view_msg + 1 + n;           /* the decider's own */
+        known = (int)a->view_msg[0];
+    } else if (rc == MPI_SUCCESS && a->need == PAPC_ORDER_AGREED &&
+               a->offset) {
+        offset = a->offset;
+        known = a->known;
+    }
+    if (offset) keep_view(a->site, n, offset, known);
+    free(a->view_msg);
+    a->view_msg = NULL;
+}
+
+int papc_arrival_view(const papc_call *c, double *offset, int *known) {
+    int found = 0;
+    *known = 0;
+    if (!papc_mon.running) return 0;
+    complete_pending_views();
+    pthread_mutex_lock(&papc_mon.mu);
+    int site = papc_arr_site(c);
+    if (site >= 0 && papc_mon.sites[site].view &&
+        papc_mon.sites[site].size == c->size) {
+        memcpy(offset, papc_mon.sites[site].view,
+               (size_t)c->size * sizeof *offset);
+        *known = papc_mon.sites[site].view_known;
+        found = 1;
+    }
+    pthread_mutex_unlock(&papc_mon.mu);
+    return found;
+}
+
 int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
                        papc_arrival *a) {
     double t = papc_arr_now();
     memset(a, 0, sizeof *a);
+    a->view_req = MPI_REQUEST_NULL;
     a->size = c->size;
     a->alpha = 0.8e-6;
     a->beta = 1.3e-10;
@@ -345,7 +486,10 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
     pthread_mutex_unlock(&papc_mon.mu);
 
     if (c->rank != decider) {
-        double m[4] = {a->epoch, (double)need, 0, 0};
+        /* The plain call's view needs the epoch decided, whatever this
+         * rank's algorithm needs. */
+        int wire = c->arrival_view ? PAPC_ORDER_AGREED : (int)need;
+        double m[4] = {a->epoch, (double)wire, 0, 0};
         rc = MPI_Send(m, (int)sizeof m, MPI_BYTE, decider, TAG_NOTICE,
                       papc_mon.ctl);
         if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "arrival notice");
@@ -355,9 +499,13 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
         papc_arr_form(a->epoch, a->order, a->offset, &a->known);
         pthread_mutex_unlock(&papc_mon.mu);
     } else if (rc == MPI_SUCCESS && need == PAPC_ORDER_AGREED) {
-        rc = c->rank == decider ? agreed_as_decider(c, a)
-                                : agreed_from_decider(c, decider, a);
+        rc = c->rank == decider
+                 ? agreed_as_decider(c, a->epoch, a->order, a->offset,
+                                     &a->known)
+                 : agreed_from_decider(c, decider, a);
     }
+    if (rc == MPI_SUCCESS && c->arrival_view && need != PAPC_ORDER_AGREED)
+        rc = view_begin(c, a);
     if (rc == MPI_SUCCESS && a->order &&
         !papc_order_is_permutation(c->size, a->order))
         rc = papc_error(MPI_ERR_INTERN, "arrival order is not a permutation");
@@ -366,6 +514,8 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
 }
 
 int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
+    if (a->epoch >= 0 && papc_mon.running && c->arrival_view)
+        view_end(c, a, rc);
     if (a->epoch >= 0 && papc_mon.running) {
         double t = papc_arr_now();
         papc_mon.t_last_exit = t;
@@ -383,6 +533,12 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
             papc_arr_command(a->epoch + 1, PRED_HISTORY, rem, t);
         a->epoch = -1;  /* ending twice (error path) is harmless */
     }
+    if (a->view_req != MPI_REQUEST_NULL) {   /* the monitor stopped */
+        MPI_Cancel(&a->view_req);
+        MPI_Wait(&a->view_req, MPI_STATUS_IGNORE);
+    }
+    free(a->view_msg);
+    a->view_msg = NULL;
     free(a->order);
     free(a->offset);
     a->order = NULL;

@@ -127,7 +127,10 @@ int papc_arrival_take_errors(int pred, double *errs, int max) {
 }
 
 void papc_arr_free_sites(void) {
-    for (int i = 0; i < papc_mon.nsites; i++) free(papc_mon.sites[i].last);
+    for (int i = 0; i < papc_mon.nsites; i++) {
+        free(papc_mon.sites[i].last);
+        free(papc_mon.sites[i].view);
+    }
     free(papc_mon.sites);
     papc_mon.sites = NULL;
     papc_mon.nsites = papc_mon.capsites = 0;

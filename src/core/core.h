@@ -33,6 +33,10 @@ typedef struct papc_call {
     size_t segsize;         /* bytes per segment, 0 = whole message */
     size_t first_segment;   /* linear_sync first part in bytes */
     const char *algorithm;  /* name of the algorithm running the call */
+    int arrival_view;       /* set by the plain call's arrival-aware choice
+                               (src/arrival/choose.c): papc_arrival_begin/
+                               end also take the call's agreed arrival
+                               vector and keep it at the call site */
 } papc_call;
 
 #define PAPC_TAGS_PER_CALL 8
@@ -80,6 +84,28 @@ int papc_dispatch(papc_call *c, const char *explicit_name);
 /* The plain call's choice (select.c): by the profile's cost models, else
  * the fixed rules; may set c->segsize (unless PAPC_SEGSIZE is set). */
 const papc_alg_desc *papc_select(papc_call *c);
+
+/* A row's balanced prediction for the arrival-aware choice. */
+typedef struct papc_row_prediction {
+    double seconds;      /* predicted time with every rank arriving at once */
+    size_t segsize;      /* the segment size it was predicted with (0: none) */
+    double alpha, beta;  /* the row's parameters behind the prediction */
+    double gamma_op;     /* s per byte reduced */
+} papc_row_prediction;
+/* Row a's prediction for c (at its size class) under the agreed profile, at
+ * the row's best measured segment size; without an agreed profile from
+ * the p2p parameters (the monitor's agreed fit) at default_seg.  Returns 0
+ * (seconds -1) when the row has no model or cannot serve c.  Arrival-aware
+ * rows are predicted too. */
+int papc_select_predict(papc_call *c, const papc_alg_desc *a,
+                        size_t default_seg, papc_params p2p, double gamma_op,
+                        papc_row_prediction *out);
+/* The plain call's arrival-aware choice (src/arrival/choose.c): runs c
+ * itself (*handled = 1) when the monitor serves c's communicator and the
+ * call is large enough to be weighed, else leaves it (*handled = 0) to
+ * the classic row.  seg0 is c->segsize before papc_select. */
+int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
+                       size_t seg0, int *handled);
 /* 0 from the start of a call (begin) until dispatch hands it to the
  * algorithm, then 1: papc_last_call_started() reads it. */
 extern _Thread_local int papc_call_started;

@@ -71,9 +71,18 @@ int papc_dispatch(papc_call *c, const char *explicit_name) {
         int rc = papc_check_named(c, explicit_name, &a);
         if (rc != MPI_SUCCESS) return rc;
     } else {
+        size_t seg0 = c->segsize;
         a = forced_by_env(c);
-        if (!a) a = papc_select(c);
-        if (!a || !papc_alg_can_run(a, c)) a = papc_registry_row(c->coll, 0);
+        if (!a) {
+            a = papc_select(c);
+            if (!a || !papc_alg_can_run(a, c))
+                a = papc_registry_row(c->coll, 0);
+            int handled = 0;
+            int rc = papc_arrival_plain(c, a, seg0, &handled);
+            if (handled && rc == MPI_SUCCESS)
+                last_alg[c->coll] = c->algorithm;
+            if (handled || rc != MPI_SUCCESS) return rc;
+        }
     }
     c->algorithm = a->info.name;
     papc_call_started = 1;

@@ -238,7 +238,7 @@ typedef struct choice {
  * the profile has such fits), the prediction interpolated linearly in P. */
 static double predict_at(const papc_profile *p, const papc_alg_desc *a,
                          const papc_model_in *in, papc_opclass k,
-                         const char **note) {
+                         const char **note, papc_params *used) {
     const papc_profile_alg *lo, *hi;
     const char *coll = papc_collective_name(a->info.collective);
     double seg = (a->info.flags & PAPC_FLAG_SEGMENTED) ? in->segsize : -1;
@@ -247,6 +247,12 @@ static double predict_at(const papc_profile *p, const papc_alg_desc *a,
     double w = lo && hi && hi->p > lo->p
                    ? (double)(in->P - lo->p) / (double)(hi->p - lo->p) : 0;
     if (!lo) *note = "not in the profile: ping-pong alpha, beta";
+    if (used) {
+        used->alpha = (1 - w) * ab_lo.alpha + w * ab_hi.alpha;
+        used->beta = (1 - w) * ab_lo.beta + w * ab_hi.beta;
+        used->nu_msg = (1 - w) * ab_lo.nu_msg + w * ab_hi.nu_msg;
+        used->nu_byte = (1 - w) * ab_lo.nu_byte + w * ab_hi.nu_byte;
+    }
     papc_terms x = a->model(in);
     return (1 - w) * papc_model_time(x, ab_lo, p->gamma_op[k], p->copy) +
            w * papc_model_time(x, ab_hi, p->gamma_op[k], p->copy);
@@ -255,15 +261,17 @@ static double predict_at(const papc_profile *p, const papc_alg_desc *a,
 /* One row's best prediction, or seconds < 0 with *note saying why not. */
 static choice predict_row(const papc_profile *p, const papc_alg_desc *a,
                           int row, int P, size_t bytes, int commutative,
-                          papc_opclass k, const char **note) {
+                          papc_opclass k, const char **note, int aware,
+                          papc_params *used) {
     choice best = {row, -1, -1};
     *note = "";
     if ((a->info.restrictions & PAPC_RESTRICT_COMMUTATIVE) && !commutative) {
         *note = "needs a commutative op";
         return best;
     }
-    if (a->info.flags & PAPC_FLAG_ARRIVAL_AWARE) {
-        *note = "arrival-aware: not chosen by size (PAPC_<COLL>_ALGORITHM)";
+    if ((a->info.flags & PAPC_FLAG_ARRIVAL_AWARE) && !aware) {
+        *note = "arrival-aware: weighed by predicted arrivals "
+                "(docs/arrival.md)";
         return best;
     }
     if (!a->model) {
@@ -275,11 +283,13 @@ static choice predict_row(const papc_profile *p, const papc_alg_desc *a,
     int segmented = (a->info.flags & PAPC_FLAG_SEGMENTED) != 0;
     for (int s = 0; s < (segmented ? NSEG : 1); s++) {
         in.segsize = segmented ? (double)seg_candidates[s] : 0;
-        double t = predict_at(p, a, &in, k, note);
+        papc_params ab;
+        double t = predict_at(p, a, &in, k, note, &ab);
         if (!isfinite(t) || t < 0) continue;
         if (best.seconds < 0 || t < best.seconds) {
             best.seconds = t;
             best.seg = segmented ? s : -1;
+            if (used) *used = ab;
         }
     }
     return best;
@@ -292,7 +302,7 @@ static choice model_choice(const papc_profile *p, papc_collective coll,
     for (int i = 0; i < papc_registry_count(coll); i++) {
         const char *note;
         choice c = predict_row(p, papc_registry_row(coll, i), i, P, bytes,
-                               commutative, k, &note);
+                               commutative, k, &note, 0, NULL);
         if (c.seconds >= 0 && (best.row < 0 || c.seconds < best.seconds))
             best = c;
     }
@@ -458,6 +468,47 @@ const papc_alg_desc *papc_select(papc_call *c) {
     return papc_registry_row(c->coll, row);
 }
 
+/* ---- the arrival-aware choice's balanced predictions ---- */
+
+int papc_select_predict(papc_call *c, const papc_alg_desc *a,
+                        size_t default_seg, papc_params p2p, double gamma_op,
+                        papc_row_prediction *out) {
+    memset(out, 0, sizeof *out);
+    out->seconds = -1;
+    if (!sized_collective(c->coll) || !a->model) return 0;
+    if ((a->info.restrictions & PAPC_RESTRICT_COMMUTATIVE) && !c->commutative)
+        return 0;
+    unsigned gen = atomic_load_explicit(&generation, memory_order_acquire);
+    size_t bytes = class_size(size_class(call_bytes(c)));
+    papc_opclass k = c->op == MPI_OP_NULL ? PAPC_OPCLASS_FLOAT
+                                          : op_class(c->op, c->sendtype);
+    if (use_model(c, gen)) {
+        const char *note;
+        papc_params ab;
+        choice ch = predict_row(profile, a, 0, c->size, bytes,
+                                c->commutative, k, &note, 1, &ab);
+        if (ch.seconds <= 0) return 0;
+        out->seconds = ch.seconds;
+        out->segsize = ch.seg >= 0 ? seg_candidates[ch.seg] : 0;
+        out->alpha = ab.alpha;
+        out->beta = ab.beta;
+        out->gamma_op = profile->gamma_op[k];
+        return 1;
+    }
+    /* No agreed profile: the monitor's agreed ping-pong parameters, the
+     * row's default segment size. */
+    papc_model_in in = {c->size, (double)bytes, 0, 0, c->commutative, NULL};
+    if (a->info.flags & PAPC_FLAG_SEGMENTED)
+        in.segsize = (double)default_seg, out->segsize = default_seg;
+    double t = papc_model_time(a->model(&in), p2p, gamma_op, 0);
+    if (!isfinite(t) || t <= 0) return 0;
+    out->seconds = t;
+    out->alpha = p2p.alpha;
+    out->beta = p2p.beta;
+    out->gamma_op = gamma_op;
+    return 1;
+}
+
 /* ---- explain ---- */
 
 int papc_explain(papc_collective coll, int P, size_t bytes,
@@ -488,7 +539,8 @@ int papc_explain(papc_collective coll, int P, size_t bytes,
                                : "not chosen by size (the fixed rules)";
         choice c = {i, -1, -1};
         if (predicted)
-            c = predict_row(profile, a, i, P, at, commutative, k, &note);
+            c = predict_row(profile, a, i, P, at, commutative, k, &note, 0,
+                            NULL);
         if (i < max) {
             rows[i].algorithm = a->info.name;
             rows[i].segsize = c.seg >= 0 ? seg_candidates[c.seg] : 0;

@@ -10,7 +10,10 @@
  * program min(level asked, level MPI gave); MPI_Query_thread answers the
  * same.  When MPI refuses MPI_THREAD_MULTIPLE, rank 0 says so on one line
  * of stderr and papcoll runs without a monitor (PAPC_MONITOR=0 is set for
- * the rest of the process).  Uses the public API only. */
+ * the rest of the process); when MPI grants it, PAPC_MONITOR=1 is set
+ * unless the user set it, so that the plain calls may start the monitor
+ * and choose by arrivals (src/arrival/choose.c).  Uses the public API
+ * only. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +91,11 @@ static int after_init(int rc, int required, int provided, int *out) {
                     provided);
         setenv("PAPC_MONITOR", "0", 1); /* papcoll: no monitor, no 2nd line */
         monitor_may_run = 0;
+    } else {
+        /* An unmodified program never starts the monitor itself: let the
+         * first large plain call on the world start it, so the choice can
+         * weigh arrivals (issue 15; the user's own setting wins). */
+        setenv("PAPC_MONITOR", "1", 0);
     }
     atomic_store(&layer_state, 1);
     return rc;

@@ -7,14 +7,20 @@
  * arrivals.
  *
  * Every rank builds the same schedule (papc_clv_fast, src/clairvoyant/)
- * from the same inputs: the agreed arrival offsets, P, N segments, the
- * root and the round length d = alpha + s (beta + gamma) of the agreed
+ * from the same inputs: the agreed arrival offsets rounded to whole rounds,
+ * P, N segments, the root and the round length d = alpha + s (beta +
+ * gamma) of the agreed
  * cost model (s = segment bytes) -- its "busy" alpha and beta, measured
  * with every rank exchanging both ways at once, as in a round (arrival.h;
  * on the emulated cluster twice the one-way figures).  N: a balanced
  * Clairvoyant reduction takes about N + L rounds (L = ceil(log2 P)), so
  * the model's best N is sqrt(L m (beta + gamma) / alpha) for m bytes
- * (model_segments).  Each
+ * (model_segments).  A rank generates only its own events
+ * (papc_clv_plan_quantised) and keeps them in a cache on the private
+ * communicator, per call site (collective, P, N, bytes), keyed by the root
+ * and the rounded arrivals (src/clairvoyant/cache.h): a later call whose
+ * agreed offsets round to the same rounds reuses them instead of
+ * generating again (about 40 ms at P = N = 512).  Each
  * rank then runs its own events in schedule order as a dataflow
  * (run_events): a send waits only for the receives of its own segment
  * scheduled before it, receives are posted ahead, nothing waits for a
@@ -43,6 +49,13 @@
  * taken as arriving together); see arrival_vector.
  * (3) Every rank works in a temporary accumulator, so the user's buffers
  * are untouched on error; the root copies the result at the end.
+ * (4) The schedule is built from the offsets rounded to whole rounds,
+ * q_p = round(a_p / d) (issue 15): a planned arrival moves by at most d/2,
+ * within the one-round window Clairvoyant already puts together, and the
+ * schedule becomes a function of (P, N, root, q) alone, so a cached one is
+ * exactly the one generation would give: the cache cannot make ranks
+ * diverge, whatever it holds or evicts, and it may even be off on some
+ * ranks only.
  * Commutative ops only (the schedule combines partial sums in arrival
  * order).
  *
@@ -50,15 +63,24 @@
  * PAPC_SEGSIZE when set, else the model's N); PAPC_CLV_ROUND=<seconds>
  * replaces d (ignored unless finite and > 0); for tests,
  * PAPC_CLV_TEST_OFFSETS="0,0.001,,..." replaces the predicted offsets by
- * rank (empty/"-"/"inf": unknown).  PAPC_VERBOSE=1 prints N, d and the
- * rounds on the root.
+ * rank (empty/"-"/"inf": unknown).  PAPC_CLV_CACHE=<n> keeps up to n
+ * schedules per call site (default 4, at most 64; 0: no cache; may differ
+ * between ranks).  PAPC_VERBOSE=1 prints N, d, the rounds and whether the
+ * schedule was cached or generated, on the root.
+ *
+ * Cache memory, per communicator: at most 8 sites x n plans, a plan being
+ * 4 P bytes of key and 16 bytes per event of this rank (about 2 N events:
+ * 16 KB at P = N = 512; 4 x 8 such plans, under 0.6 MB).
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clairvoyant.h"
+#include "clairvoyant/cache.h"
 #include "clairvoyant/schedule.h"
 #include "topo/prr.h"
 #include "topo/topo.h"
@@ -154,11 +176,127 @@ static int arrival_vector(const papc_call *c, const papc_arrival *a,
 }
 
 static void print_view(const papc_call *c, int root, int N, double d,
-                       const papc_clv_schedule *s) {
+                       const papc_clv_plan *s, const char *cache) {
     const char *v = getenv("PAPC_VERBOSE");
     if (!v || !*v || *v == '0' || c->rank != root) return;
     fprintf(stderr, "papcoll: clairvoyant P=%d N=%d d=%g rounds=%d "
-            "events=%zu\n", c->size, N, d, s->rounds, s->nevents);
+            "events=%zu schedule=%s\n", c->size, N, d, s->rounds,
+            s->nevents_total, cache);
+}
+
+/* ---- the schedule cache (issue 15; src/clairvoyant/cache.h) ----------
+ *
+ * One cache per private communicator (an attribute, freed with it): up to
+ * CLV_CACHE_SITES sites (collective, P, N, bytes) of PAPC_CLV_CACHE plans
+ * each (default CLV_CACHE_ENTRIES; 0: no cache).  The schedule comes from
+ * the arrivals rounded to whole rounds, so a cached plan is exactly what
+ * this rank would generate: PAPC_CLV_CACHE may differ between ranks, and
+ * nothing the cache does can make ranks run different schedules. */
+#define CLV_CACHE_SITES 8
+#define CLV_CACHE_ENTRIES 4
+#define CLV_CACHE_MAX_ENTRIES 64
+
+static int cache_keyval = MPI_KEYVAL_INVALID;
+static pthread_once_t cache_keyval_once = PTHREAD_ONCE_INIT;
+/* Process-wide counters for papc_clv_cache_counters (tests, PAPC_VERBOSE). */
+static atomic_llong n_hits, n_misses, n_evictions, n_generated;
+
+static int delete_cache(MPI_Comm comm, int key, void *attr, void *extra) {
+    (void)comm, (void)key, (void)extra;
+    papc_clv_cache_free(attr);
+    return MPI_SUCCESS;
+}
+
+static void create_cache_keyval(void) {
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache,
+                               &cache_keyval, NULL) != MPI_SUCCESS)
+        cache_keyval = MPI_KEYVAL_INVALID;
+}
+
+/* c's cache, created at its first use; NULL when PAPC_CLV_CACHE=0 or it
+ * cannot be had (then this rank generates every time, which is safe). */
+static papc_clv_cache *comm_cache(const papc_call *c) {
+    size_t entries = papc_env_size("PAPC_CLV_CACHE", CLV_CACHE_ENTRIES);
+    if (entries == 0) return NULL;
+    if (entries > CLV_CACHE_MAX_ENTRIES) entries = CLV_CACHE_MAX_ENTRIES;
+    pthread_once(&cache_keyval_once, create_cache_keyval);
+    if (cache_keyval == MPI_KEYVAL_INVALID) return NULL;
+    papc_clv_cache *cache = NULL;
+    int found = 0;
+    if (MPI_Comm_get_attr(c->comm, cache_keyval, &cache, &found) !=
+        MPI_SUCCESS)
+        return NULL;
+    if (found) return cache;
+    cache = papc_clv_cache_new(CLV_CACHE_SITES, (int)entries);
+    if (cache && MPI_Comm_set_attr(c->comm, cache_keyval, cache) !=
+                     MPI_SUCCESS) {
+        papc_clv_cache_free(cache);
+        cache = NULL;
+    }
+    return cache;
+}
+
+void papc_clv_cache_counters(long long *hits, long long *misses,
+                             long long *evictions, long long *generated) {
+    if (hits) *hits = atomic_load(&n_hits);
+    if (misses) *misses = atomic_load(&n_misses);
+    if (evictions) *evictions = atomic_load(&n_evictions);
+    if (generated) *generated = atomic_load(&n_generated);
+}
+
+/* Generates this rank's plan for whole-round arrivals q into *own.  The
+ * generator refuses no such input (whole rounds within 256(P + 1), see
+ * arrival_vector): a failure is out of memory, as for any buffer here. */
+static int generate_plan(const papc_call *c, const int32_t *q, int N,
+                         int root, papc_clv_plan *own) {
+    atomic_fetch_add(&n_generated, 1);
+    if (papc_clv_plan_quantised(q, c->size, N, root, c->rank, own) != 0)
+        return papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule (P=%d "
+                          "N=%d)", c->size, N);
+    return MPI_SUCCESS;
+}
+
+/* This rank's part of the schedule for arrival[P] (seconds) and round
+ * length d: from c's cache when the arrivals round to whole rounds seen
+ * before at this site, else generated (and cached).  *use points into the
+ * cache or at *own (which the caller frees); *how says which. */
+static int get_plan(const papc_call *c, const double *arrival, double d,
+                    int N, int root, long long bytes, papc_clv_plan *own,
+                    const papc_clv_plan **use, const char **how) {
+    int P = c->size;
+    int32_t *q = malloc((size_t)P * sizeof *q);
+    if (!q) return papc_error(MPI_ERR_NO_MEM, "clairvoyant arrivals");
+    /* arrival_vector keeps arrivals finite and within 256(P + 1) d, and
+     * round_length d finite and > 0: this cannot fail (if it did, alike on
+     * every rank) */
+    if (papc_clv_quantise(arrival, P, d, q) != 0)
+        for (int i = 0; i < P; i++) q[i] = 0;
+    papc_clv_cache *cache = comm_cache(c);
+    const papc_clv_site_key site = {(int)c->coll, P, N, bytes};
+    const papc_clv_plan *hit = papc_clv_cache_find(cache, &site, root, q);
+    int rc = MPI_SUCCESS;
+    if (hit) {
+        atomic_fetch_add(&n_hits, 1);
+        *use = hit;
+        *how = "cached";
+    } else {
+        if (cache) atomic_fetch_add(&n_misses, 1);
+        rc = generate_plan(c, q, N, root, own);
+        *use = own;
+        *how = cache ? "generated" : "generated (no cache)";
+        papc_clv_cache_stats before, after;
+        papc_clv_cache_get_stats(cache, &before);
+        const papc_clv_plan *kept =
+            rc == MPI_SUCCESS && cache
+                ? papc_clv_cache_put(cache, &site, root, q, own) : NULL;
+        if (kept) {
+            *use = kept;
+            papc_clv_cache_get_stats(cache, &after);
+            atomic_fetch_add(&n_evictions, after.evictions - before.evictions);
+        }
+    }
+    free(q);
+    return rc;
 }
 
 /* The dataflow executor's state: this rank's vector (acc), which
@@ -260,10 +398,10 @@ static int post_send(clv_exec *x, const papc_clv_event *e) {
  * round-by-round execution also makes at that point or earlier, so the
  * schedule's deadlock freedom carries over; messages of a pair match in
  * round order because MPI does not overtake on one tag. */
-static int run_events(clv_exec *x, const papc_clv_schedule *s) {
-    int rc = MPI_SUCCESS, rank = x->c->rank;
-    for (size_t i = s->first[rank]; i < s->first[rank + 1]; i++) {
-        const papc_clv_event *e = &s->events[i];
+static int run_events(clv_exec *x, const papc_clv_plan *s) {
+    int rc = MPI_SUCCESS;
+    for (size_t i = 0; i < s->n; i++) {
+        const papc_clv_event *e = &s->ev[i];
         rc = e->kind == PAPC_CLV_RECV ? post_receive(x, e) : post_send(x, e);
         if (rc != MPI_SUCCESS) break;
     }
@@ -275,11 +413,10 @@ static int run_events(clv_exec *x, const papc_clv_schedule *s) {
     return rc;
 }
 
-/* Receive events of rank in s. */
-static int receive_count(const papc_clv_schedule *s, int rank) {
+/* Receive events of the plan's rank. */
+static int receive_count(const papc_clv_plan *s) {
     int n = 0;
-    for (size_t i = s->first[rank]; i < s->first[rank + 1]; i++)
-        n += s->events[i].kind == PAPC_CLV_RECV;
+    for (size_t i = 0; i < s->n; i++) n += s->ev[i].kind == PAPC_CLV_RECV;
     return n;
 }
 
@@ -294,8 +431,10 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     double d = round_length(a, (double)x.elems * (double)papc_type_size(t));
 
     papc_tmpbuf acc = {NULL, NULL}, pool = {NULL, NULL};
-    papc_clv_schedule s;
-    memset(&s, 0, sizeof s);
+    papc_clv_plan own;
+    memset(&own, 0, sizeof own);
+    const papc_clv_plan *s = &own;
+    const char *how = "";
     double *arrival = malloc((size_t)P * sizeof *arrival);
     x.held = malloc((size_t)x.N);
     x.send_req = malloc((size_t)x.N * sizeof *x.send_req);
@@ -303,17 +442,13 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     if (!arrival || !x.held || !x.send_req)
         rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule inputs");
     if (rc == MPI_SUCCESS) rc = arrival_vector(c, a, d, x.N, arrival);
-    if (rc == MPI_SUCCESS && papc_clv_fast(arrival, P, x.N, root, d, &s) != 0) {
-        /* Inputs the generator refuses: every rank sees the same ones, so
-         * every rank falls back to equal arrivals alike. */
-        for (int i = 0; i < P; i++) arrival[i] = 0.0;
-        if (papc_clv_fast(arrival, P, x.N, root, d, &s) != 0)
-            rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule (P=%d "
-                            "N=%d)", P, x.N);
-    }
-    if (rc == MPI_SUCCESS) print_view(c, root, x.N, d, &s);
+    if (rc == MPI_SUCCESS)
+        rc = get_plan(c, arrival, d, x.N, root,
+                      (long long)count * (long long)papc_type_size(t), &own,
+                      &s, &how);
+    if (rc == MPI_SUCCESS) print_view(c, root, x.N, d, s, how);
     /* Receives posted ahead: up to the vector's size in slots. */
-    int nrecv = rc == MPI_SUCCESS ? receive_count(&s, c->rank) : 0;
+    int nrecv = rc == MPI_SUCCESS ? receive_count(s) : 0;
     x.W = nrecv < x.N ? nrecv : x.N;
     if (x.W < 1) x.W = 1;
     x.win = malloc((size_t)x.W * sizeof *x.win);
@@ -331,7 +466,7 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
         x.nfree = x.W;
         memset(x.held, 1, (size_t)x.N);
         for (int j = 0; j < x.N; j++) x.send_req[j] = MPI_REQUEST_NULL;
-        rc = run_events(&x, &s);
+        rc = run_events(&x, s);
     }
     if (rc == MPI_SUCCESS && c->rank == root) {
         for (int j = 0; j < x.N && rc == MPI_SUCCESS; j++)
@@ -341,7 +476,7 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
         if (rc == MPI_SUCCESS)
             rc = papc_copy(acc.ptr, count, t, output, count, t);
     }
-    papc_clv_free(&s);
+    papc_clv_plan_free(&own);
     papc_tmpbuf_free(&acc);
     papc_tmpbuf_free(&pool);
     free(arrival);

@@ -12,6 +12,12 @@
  * every rank with the same root, a and c->segsize. */
 int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
                          const void *input, void *output, int sub);
+/* Process-wide counts of the executor's schedule cache (issue 15): plans
+ * found cached, looked up and not found (with a cache), evicted, and
+ * schedules generated (with or without a cache).  For tests and tools;
+ * any pointer may be NULL. */
+void papc_clv_cache_counters(long long *hits, long long *misses,
+                             long long *evictions, long long *generated);
 /* Its cost model with balanced arrivals (issue 12; no MPI): the rounds of
  * the schedule and the copies, without the agreement. */
 papc_terms papc_clv_reduce_exec_model(const papc_model_in *in);

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# arrival-select-bench.sh — the sweep behind issue 15's goals (arrival-aware
+# selection): does papcoll's plain call pick the best algorithm when
+# processes arrive late, and cost nothing when they do not?
+#
+# For each collective (gather, scatter, reduce, allreduce) one papc-bench
+# run with every algorithm papcoll registers for it (classic and
+# arrival-aware), native (the MPI library's own call), auto (the plain
+# call) and auto_classic (the plain call with arrival-aware selection
+# off), at 256 Ki and 2 Mi floats, one-late and rand-late, maximum delays
+# 0, 10, 50 and 200 ms, P = 8: on shared memory (mpirun) and, with
+# --cluster, on testbed/'s emulated 8-host 1 Gbit/s cluster (one rank per
+# host; needs root).  Every measurement holds the lock file (flock), so
+# only one timing runs on the machine at a time.  Then
+# `papc-report arrival-select DIR` prints the per-setting table and the
+# goals (DIR/report.txt).
+#
+# Results: DIR/<platform>/<coll>.csv (papc-bench --csv), .txt (its tables),
+# .err (its progress); DIR/<platform>/figures/ (papc-report bench);
+# DIR/report.txt; DIR/commands.log (every command, load, duration).
+#
+# Durations (this 2-core VM, nothing else running; see --help of the
+# numbers' source in docs/performance.md when the lead has run it):
+#   shared memory, default iterations:  about 29 min
+#   cluster, default iterations:        about 38 min
+#   --quick on shared memory:           about 2 min
+#
+# Usage: scripts/arrival-select-bench.sh [--cluster] [--quick] [options]
+#   --cluster         also the emulated cluster (after shared memory)
+#   --cluster-only    only the emulated cluster
+#   --quick           a smoke run: 256Ki only, delays 0 and 50 ms, 3
+#                     measured iterations after 1 warm-up, 50 ms compute
+#   -o DIR            results (default arrival-select-<UTC date>)
+#   -b DIR            build directory with bin/ (default build)
+#   -c LIST           collectives (default gather,scatter,reduce,allreduce)
+#   -m LIST           sizes in floats (default 256Ki,2Mi)
+#   -d LIST           maximum delays in ms (default 0,10,50,200)
+#   -i N              measured iterations (default 10)
+#   -x N              warm-up iterations (default 2)
+#   --compute MS      compute phase without delay (default 100)
+#   -P N              shared-memory processes (default 8)
+#   --hosts N         cluster hosts, one rank each (default 8)
+#   --lock FILE       lock held around each measurement (default
+#                     /work/TESTBED.lock when /work exists; "" = none)
+#   --no-report       skip papc-report
+# Environment: TIMEOUT (seconds per papc-bench run, default 3600),
+# MPIRUN_ARGS (extra mpirun arguments on shared memory), PAPC_* variables
+# reach every rank (e.g. PAPC_PROFILE for the plain call's model).
+set -euo pipefail
+
+root_dir=$(cd "$(dirname "$0")/.." && pwd)
+build=$root_dir/build
+out=""
+do_shm=1
+do_cluster=0
+quick=0
+colls=gather,scatter,reduce,allreduce
+sizes=""
+delays=""
+iters=""
+warmup=""
+compute=""
+procs=8
+hosts=8
+lock=""
+[ ! -d /work ] || lock=/work/TESTBED.lock
+report=1
+tmo=${TIMEOUT:-3600}
+
+die() { echo "arrival-select-bench: $*" >&2; exit 1; }
+say() { echo "arrival-select-bench: $*" >&2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --cluster) do_cluster=1; shift ;;
+    --cluster-only) do_cluster=1; do_shm=0; shift ;;
+    --quick) quick=1; shift ;;
+    -o) out=$2; shift 2 ;;
+    -b) build=$2; shift 2 ;;
+    -c) colls=$2; shift 2 ;;
+    -m) sizes=$2; shift 2 ;;
+    -d) delays=$2; shift 2 ;;
+    -i) iters=$2; shift 2 ;;
+    -x) warmup=$2; shift 2 ;;
+    --compute) compute=$2; shift 2 ;;
+    -P) procs=$2; shift 2 ;;
+    --hosts) hosts=$2; shift 2 ;;
+    --lock) lock=$2; shift 2 ;;
+    --no-report) report=0; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option $1 (try --help)" ;;
+  esac
+done
+for v in "$iters" "$warmup" "$procs" "$hosts"; do
+  case $v in *[!0-9]*) die "-i, -x, -P and --hosts need whole numbers" ;; esac
+done
+if [ "$quick" = 1 ]; then
+  : "${sizes:=256Ki}" "${delays:=0,50}" "${iters:=3}" "${warmup:=1}" "${compute:=50}"
+fi
+: "${sizes:=256Ki,2Mi}" "${delays:=0,10,50,200}" "${iters:=10}" "${warmup:=2}" "${compute:=100}"
+
+build=$(cd "$build" && pwd) || die "no build directory $build"
+bench=$build/bin/papc-bench
+[ -x "$bench" ] || die "$bench not found: build first (make build, or -b DIR)"
+if [ "$do_cluster" = 1 ] && [ "$(id -u)" != 0 ]; then
+  die "the emulated cluster needs root (testbed/run); run as root or drop --cluster"
+fi
+locker=()
+if [ -n "$lock" ]; then
+  command -v flock >/dev/null || die "flock not found (util-linux); --lock '' runs without the lock"
+  locker=(flock "$lock")
+fi
+
+[ -n "$out" ] || out=arrival-select-$(date -u +%Y%m%dT%H%MZ)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+log=$out/commands.log
+
+bench_args=(-a all,auto,auto_classic -m "$sizes" -d "$delays" --mode both
+            -i "$iters" -x "$warmup" --compute "$compute")
+
+# Runs a command under the lock and the time limit, logging it and how long
+# it took; returns its status.
+run() {
+  local t0 rc=0
+  t0=$(date +%s)
+  printf '%q ' "$@" >>"$log"
+  echo >>"$log"
+  echo "#   load before: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
+  "${locker[@]}" timeout "$tmo" "$@" </dev/null || rc=$?
+  echo "#   exit $rc after $(( $(date +%s) - t0 )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
+  [ "$rc" = 0 ] || say "exit $rc: $*"
+  return "$rc"
+}
+
+launch_shm() {
+  # shellcheck disable=SC2086
+  run mpirun --oversubscribe --allow-run-as-root --mca mpi_yield_when_idle 1 \
+      ${MPIRUN_ARGS:-} -n "$procs" "$@"
+}
+launch_cluster() {
+  run "$root_dir/testbed/run" -n "$hosts" --build "$build" -- "$@"
+}
+
+{
+  echo "# arrival-select-bench.sh $(date -u '+%Y-%m-%dT%H:%M:%SZ') on $(hostname)," \
+       "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'))," \
+       "$(ompi_info --version 2>/dev/null | head -1)"
+  echo "# git: $(git -C "$root_dir" describe --always --dirty 2>/dev/null || echo unknown)"
+  env | grep '^PAPC_' | sed 's/^/# env: /' || true
+} >>"$log"
+start=$(date +%s)
+failures=0
+
+# One papc-bench run per collective, so a failure costs one file.
+platform() {
+  local name=$1 launcher=$2 dir=$out/$1 coll t0
+  mkdir -p "$dir"
+  for coll in ${colls//,/ }; do
+    say "$name: $coll ($(( $(date +%s) - start )) s so far) ..."
+    t0=$(date +%s)
+    "$launcher" "$bench" -c "$coll" "${bench_args[@]}" --csv "$dir/$coll.csv" \
+        >"$dir/$coll.txt" 2>"$dir/$coll.err" || failures=$((failures + 1))
+    say "$name: $coll took $(( $(date +%s) - t0 )) s"
+  done
+}
+
+[ "$do_shm" = 0 ] || platform shm launch_shm
+[ "$do_cluster" = 0 ] || platform cluster launch_cluster
+
+echo "# whole run $(( $(date +%s) - start )) s, $failures failed" >>"$log"
+say "runs done in $(( $(date +%s) - start )) s, $failures failed; data in $out"
+if [ "$report" = 1 ]; then
+  "$build/bin/papc-report" arrival-select "$out" | tee "$out/report.txt" \
+    || failures=$((failures + 1))
+  # papc-bench's figures (auto and auto_classic drawn as lines of their own)
+  for dir in "$out"/shm "$out"/cluster; do
+    compgen -G "$dir/*.csv" >/dev/null || continue
+    "$build/bin/papc-report" bench "$dir"/*.csv -o "$dir/figures" \
+        >"$dir/figures.log" 2>&1 \
+      || say "no figures for $dir (see $dir/figures.log; matplotlib missing?)"
+  done
+fi
+[ "$failures" = 0 ]

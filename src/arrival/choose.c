@@ -1,0 +1,209 @@
+/*
+ * choose.c — the plain call's arrival-aware choice (issue 15).
+ *
+ * Open MPI's rules, MPICH's csel and the autotuners key on P and size.
+ * Here the plain call of gather, scatter, reduce and allreduce on the
+ * communicator the arrival monitor serves also weighs how unevenly the
+ * processes are predicted to arrive: every row's balanced prediction t0
+ * (select.c, the profile's fitted models) goes through its arrival model
+ * (src/model/arrival_model.c) with the predicted offsets, and the row with
+ * the least predicted ē (mean time in the call) runs.
+ *
+ * Which offsets, so that every rank chooses the same row without a round
+ * trip: the AGREED decision of the previous plain call at the same call
+ * site (collective, root, bytes, P).  Every plain call here takes its
+ * epoch's decision (papc_call.arrival_view: every rank's notice asks for
+ * one; an algorithm that does not wait for it receives it at its end,
+ * exchange.c), and keeps its offsets at the site.  Why it cannot diverge:
+ * the decision is one message from one process, copied bit for bit to
+ * every rank; every rank has made the same sequence of calls on the comm,
+ * so the latest one at the site is the same epoch everywhere and its
+ * decision was received before that call returned; the rest of the input
+ * (the agreed profile or the monitor's agreed α, β, the call's size, P,
+ * root, op class, the environment that must be equal on every rank) is
+ * the same on every rank, and the evaluation is deterministic.  The
+ * price: one call of lag (the offsets describe the previous iteration's
+ * prediction, which is what an iterative program repeats), and P - 1
+ * small messages from the decider per call.
+ *
+ * When it runs: PAPC_ARRIVAL_SELECT not 0 (papc_set_arrival_selection),
+ * P >= 2, at least PAPC_ARRIVAL_MIN_BYTES (16 KiB) per block or vector
+ * (below that the bookkeeping messages cost as much as the call), and a
+ * communicator the running monitor serves -- or, with PAPC_MONITOR=1 (the
+ * drop-in layer sets it when MPI grants MPI_THREAD_MULTIPLE), one on which
+ * the monitor may start now.  Otherwise the classic row runs unchanged.
+ *
+ * Unknown offsets (no prediction) count as 0: no information is taken for
+ * arriving on time.  A spread below 5 % of the classic row's t0, or below
+ * 1 ms, keeps the classic row: nothing to gain, and the decisions' arrival
+ * times err by 0.2-0.6 ms (docs/arrival.md, papc-predict), so a smaller
+ * spread is noise, not a pattern; an
+ * arrival-aware row must beat the best classic one by PAPC_ARRIVAL_MARGIN (5 %; the rule: papc_arrival_pick).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "model/arrival_model.h"
+
+#define ARRIVAL_MIN_BYTES 16384
+
+static int weighed(papc_collective coll) {
+    return coll == PAPC_GATHER || coll == PAPC_SCATTER ||
+           coll == PAPC_REDUCE || coll == PAPC_ALLREDUCE;
+}
+
+/* Bytes of a block (gather, scatter) or the vector, from arguments that
+ * are significant on every rank (they agree by MPI's signature rules). */
+static size_t model_bytes(const papc_call *c) {
+    int root = c->rank == c->root;
+    if (c->coll == PAPC_GATHER && root)
+        return (size_t)c->recvcount * papc_type_size(c->recvtype);
+    if (c->coll == PAPC_SCATTER && !root)
+        return (size_t)c->recvcount * papc_type_size(c->recvtype);
+    return (size_t)c->sendcount * papc_type_size(c->sendtype);
+}
+
+static int env_is(const char *name, const char *value) {
+    const char *v = getenv(name);
+    return v && strcmp(v, value) == 0;
+}
+
+/* Whether the monitor serves c's comm (see the header for when it may
+ * start here).  Collective only on the PAPC_MONITOR=1 path, which every
+ * rank takes alike. */
+static int served(const papc_call *c, int *yes) {
+    *yes = 0;
+    if (env_is("PAPC_MONITOR", "1")) return papc_arr_served_quiet(c, yes);
+    *yes = papc_arr_serves(c);
+    return MPI_SUCCESS;
+}
+
+typedef struct candidate {
+    const papc_alg_desc *row;
+    size_t segsize;
+    double t0, mean;  /* balanced prediction; predicted ē at the offsets */
+} candidate;
+
+/* Row r's predicted ē at the offsets; 0 when it is no candidate. */
+static int evaluate(papc_call *c, const papc_alg_desc *r, size_t seg0,
+                    const double *offset, int bg, candidate *out) {
+    if (!papc_alg_can_run(r, c)) return 0;
+    if ((r->info.flags & PAPC_FLAG_BACKGROUND) && !bg) return 0;
+    papc_params p2p = {papc_mon.alpha, papc_mon.beta, 0, 0};
+    papc_row_prediction p;
+    if (!papc_select_predict(c, r, seg0, p2p, papc_mon.gamma, &p)) return 0;
+    papc_arrival_case k = {
+        papc_collective_name(c->coll), r->info.name, c->size,
+        c->coll == PAPC_ALLREDUCE ? 0 : c->root, (double)model_bytes(c),
+        (double)p.segsize, offset, p.seconds, p.alpha, p.beta, p.gamma_op,
+        bg};
+    double e = papc_arrival_model_mean(&k);
+    if (!(e >= 0) || !isfinite(e)) return 0;
+    out->row = r;
+    out->segsize = p.segsize;
+    out->t0 = p.seconds;
+    out->mean = e;
+    return 1;
+}
+
+static int verbose(void) {
+    const char *v = getenv("PAPC_VERBOSE");
+    return v && *v && *v != '0';
+}
+
+/* One line per change of choice at a collective (rank 0, PAPC_VERBOSE). */
+static void say(const papc_call *c, const candidate *won,
+                const candidate *classic, double spread) {
+    static _Thread_local const char *last[PAPC_NUM_COLLECTIVES];
+    if (!verbose() || c->rank != 0 || last[c->coll] == won->row->info.name)
+        return;
+    last[c->coll] = won->row->info.name;
+    fprintf(stderr, "papcoll: %s P=%d %zu B, predicted arrival spread "
+            "%.3g ms: %s (predicted %.3g ms in the call; %s %.3g ms)\n",
+            papc_collective_name(c->coll), c->size, model_bytes(c),
+            spread * 1e3, won->row->info.name, won->mean * 1e3,
+            classic->row->info.name, classic->mean * 1e3);
+}
+
+/* The row to run for the offsets; *seg its segment size (0: c's own).
+ * The rule itself is papc_arrival_pick (pure, unit-tested). */
+static const papc_alg_desc *cheapest(papc_call *c,
+                                     const papc_alg_desc *classic,
+                                     size_t seg0, const double *offset,
+                                     size_t *seg) {
+    *seg = 0;
+    double spread = 0;
+    for (int r = 0; r < c->size; r++)
+        if (offset[r] > spread) spread = offset[r];
+    if (spread < PAPC_ARRIVAL_SPREAD_FLOOR) return classic;
+    int bg = papc_bg_available(c), n = 0, base = -1;
+    int rows = papc_registry_count(c->coll);
+    candidate *k = malloc((size_t)rows * sizeof *k);
+    papc_arrival_candidate *pick = malloc((size_t)rows * sizeof *pick);
+    for (int i = 0; k && pick && i < rows; i++) {
+        const papc_alg_desc *r = papc_registry_row(c->coll, i);
+        if (!evaluate(c, r, seg0, offset, bg, &k[n])) continue;
+        pick[n] = (papc_arrival_candidate){
+            (r->info.flags & PAPC_FLAG_ARRIVAL_AWARE) != 0, k[n].t0,
+            k[n].mean};
+        if (r == classic) base = n;
+        n++;
+    }
+    const papc_alg_desc *won = classic;
+    if (base >= 0) {
+        int w = papc_arrival_pick(pick, n, base, spread);
+        say(c, &k[w], &k[base], spread);
+        won = k[w].row;
+        *seg = k[w].segsize;
+    }
+    free(k);
+    free(pick);
+    return won;
+}
+
+static int decider_of(const papc_call *c) {
+    return c->coll == PAPC_ALLREDUCE ? 0 : c->root;
+}
+
+/* A classic row knows nothing of arrivals: begin and end around it give
+ * the call its epoch, its notice and its view. */
+static int run_wrapped(papc_call *c, const papc_alg_desc *r) {
+    papc_arrival a;
+    int rc = papc_arrival_begin(c, PAPC_ORDER_NONE, decider_of(c), &a);
+    if (rc != MPI_SUCCESS) return rc;
+    return papc_arrival_end(c, &a, r->run(c));
+}
+
+int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
+                       size_t seg0, int *handled) {
+    *handled = 0;
+    if (!papc_get_arrival_selection() || !weighed(c->coll) || c->size < 2)
+        return MPI_SUCCESS;
+    if (model_bytes(c) < papc_env_size("PAPC_ARRIVAL_MIN_BYTES",
+                                       ARRIVAL_MIN_BYTES))
+        return MPI_SUCCESS;
+    int yes = 0;
+    int rc = served(c, &yes);
+    if (rc != MPI_SUCCESS || !yes) return rc;
+    double *offset = malloc((size_t)c->size * sizeof *offset);
+    if (!offset) return papc_error(MPI_ERR_NO_MEM, "arrival choice");
+    const papc_alg_desc *r = classic;
+    size_t seg = 0;
+    int known = 0;
+    if (papc_arrival_view(c, offset, &known) && known >= 2) {
+        for (int i = 0; i < c->size; i++)
+            if (!isfinite(offset[i])) offset[i] = 0;
+        r = cheapest(c, classic, seg0, offset, &seg);
+    }
+    free(offset);
+    if (r != classic && !getenv("PAPC_SEGSIZE"))
+        c->segsize = seg ? seg : seg0;
+    *handled = 1;
+    c->arrival_view = 1;
+    c->algorithm = r->info.name;
+    papc_call_started = 1;
+    return (r->info.flags & PAPC_FLAG_ARRIVAL_AWARE) ? r->run(c)
+                                                     : run_wrapped(c, r);
+}

@@ -1,0 +1,1002 @@
+/*
+ * arrival_model.c — the cost of a gather, scatter, reduce or allreduce
+ * whose processes arrive at different times (issue 15, part 1): for every
+ * row of the four tables, the predicted ē (pap-scatter-gather.md eq. 2)
+ * from the arrival offsets.  Pure: no MPI, no state.
+ *
+ * How every row is modelled.  Each row has an "exits" function that
+ * follows its code: who waits for whom, which link serves which message
+ * when, in Hockney terms (a message of b bytes costs α + bβ, a reduction
+ * of b bytes bγ_op), and returns every rank's predicted exit F_r for
+ * offsets o (by rank) with all costs multiplied by a scale λ.  Then
+ *
+ *     λ  = t0 / max_r F_r(0; 1)          the structure's balanced run time
+ *                                        is the row's own prediction t0
+ *     ē  = t0 + ē_s(o) − ē_s(0),         ē_s(x) = mean_r (F_r(x; λ) − x_r)
+ *
+ * i.e. the row's balanced prediction plus the extra wait the offsets cause
+ * (the issue's "t0 plus the extra wait").  The scale takes the fitted
+ * row's own per-message costs (its α, β absorb contention, copies and the
+ * agreement round that the structure leaves out) into the waits; with all
+ * offsets 0 the result is exactly t0, so a balanced call is chosen as the
+ * classic selection chooses it.  papc_arrival_model_exits (arrival_exits.h)
+ * gives the implied exits F_r(o; λ) + t0 − ē_s(0), whose mean elapsed time
+ * is this ē (and whose maximum the tests hold against papc-bench's ideal).
+ * λ < 1 means the row's balanced model predicts less than its own code
+ * needs under Hockney (papc_arrival_model_structure gives the latter):
+ * SLT's model does, by about S(α + sβ) (see allreduce_slt).
+ *
+ * Common assumptions (each departure from the code is named at its row):
+ *  - Messages the models move are large (the selector's interesting
+ *    sizes): a blocking or non-blocking send completes when its receiver
+ *    has taken it (rendezvous), so a sender to a late receiver waits for
+ *    it; small pipeline segments (SLT) go eagerly.  No eager limit is
+ *    passed in papc_arrival_case, so small messages are modelled the same.
+ *  - A link takes one message at a time; when several are posted at once
+ *    (non-blocking fan-in/fan-out) they are served in the order their
+ *    peers become ready (ties in posting order).
+ *  - The arrival-aware rows order by the predicted offsets, which are the
+ *    offsets given (ties by rank, as papc_order_by_offset); B* rows with
+ *    bg = 1 receive in the monitor thread, so a receiver's own arrival does
+ *    not gate a transfer to it (bench_ideal.h's assumption); with bg = 0
+ *    they run, and are modelled as, their foreground twins.
+ *  - Rows that synchronise every rank with every other (ring, recursive
+ *    doubling, Rabenseifner, Radix-k, the segmented ring): no rank's
+ *    result is ready before the last arriver has done its whole part, so
+ *    F_r = max o + t0 (the issue's "lateness plus its critical path from
+ *    there"), exactly so in the max-plus algebra of those step patterns.
+ *
+ * Cost: two evaluations per call (offsets 0 and o), O(P log P) each (a
+ * sort of the offsets, the trees' per-node sorts of at most log2 P
+ * children; SBN scatter's placement O(P log^2 P)); one heap block of
+ * scratch, freed before return.  About 0.35 ms a row at P = 4096
+ * (test_fast_at_large_P, this 2-core box).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrival_model.h"
+#include "arrival_exits.h"
+
+/* The run's defaults a model cannot read from a call: the segment size of
+ * the segmented trees (src/core/call.c, DEFAULT_SEGSIZE), the largest
+ * eager pipeline segment (papc_pipeline_max_segment) and the arrival
+ * runtime's default model that sizes SLT's and Clairvoyant's segments
+ * (src/coll/reduce/model_parts.h, PAPC_MODEL_ARRIVAL_*). */
+#define PAPC_ARRIVAL_DEFAULT_SEGSIZE 8192.0
+#define PAPC_ARRIVAL_MAX_EAGER_SEGMENT 64512.0
+#define PAPC_ARRIVAL_DEFAULT_ALPHA 0.8e-6
+#define PAPC_ARRIVAL_DEFAULT_BETA 1.3e-10
+#define PAPC_ARRIVAL_DEFAULT_GAMMA 2.5e-10
+
+/* ---- shared ------------------------------------------------------------ */
+
+/* What an exits function gets: the case, offsets by rank (o), the cost
+ * scale, the output F by rank and scratch (P each). */
+typedef struct am_work {
+    const papc_arrival_case *c;
+    int P;
+    const double *o;
+    int zero;          /* every o[r] == 0: orders are rank orders */
+    double lam;
+    double *F;
+    int *order;        /* ranks by offset, earliest first (am_sort) */
+    int *map;          /* tree: nrank -> rank */
+    int *ibuf;         /* P more ints */
+    double *t1, *t2;   /* P doubles each */
+    struct am_key { double key; int a, b; } *keys; /* P sort records */
+    int published;     /* pre_reduced_ring_published: the paper's k */
+} am_work;
+
+typedef void (*am_exits_fn)(am_work *w);
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+static int lowbit(int v) { return v & -v; }
+
+static int ceil_log2(long n) {
+    int k = 0;
+    while ((1L << k) < n) k++;
+    return k;
+}
+
+static int key_cmp(const void *x, const void *y) {
+    const struct am_key *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+
+/* w->order: the ranks by offset, ties by rank (papc_order_by_offset's
+ * order for known offsets; the monitor's order is the same by design). */
+static void am_sort(am_work *w) {
+    int P = w->P;
+    if (w->zero) {
+        for (int r = 0; r < P; r++) w->order[r] = r;
+        return;
+    }
+    for (int r = 0; r < P; r++) w->keys[r] = (struct am_key){w->o[r], r, 0};
+    qsort(w->keys, (size_t)P, sizeof *w->keys, key_cmp);
+    for (int i = 0; i < P; i++) w->order[i] = w->keys[i].a;
+}
+
+static double max_offset(const am_work *w) {
+    double m = w->o[0];
+    for (int r = 1; r < w->P; r++) m = dmax(m, w->o[r]);
+    return m;
+}
+
+static double min_offset(const am_work *w) {
+    double m = w->o[0];
+    for (int r = 1; r < w->P; r++) if (w->o[r] < m) m = w->o[r];
+    return m;
+}
+
+/* Span of nrank v in the in-order binomial tree over P nodes (topo.c's
+ * papc_inorder_span, sorted_tree.c's papc_stree_span: the same tree). */
+static int span_of(int v, int P) {
+    int s = v == 0 ? P : lowbit(v);
+    return s > P - v ? P - v : s;
+}
+
+/* Children of v, ascending offsets (v + 1, v + 2, v + 4, ...). */
+static int children_of(int v, int P, int *kids) {
+    int limit = v == 0 ? P : lowbit(v), n = 0;
+    for (long d = 1; d < limit && v + d < P; d <<= 1) kids[n++] = v + (int)d;
+    return n;
+}
+
+/* A message carrying a run of `blocks` blocks of m bytes: α + blocks·mβ,
+ * scaled. */
+static double run_cost(const am_work *w, int blocks) {
+    return w->lam * (w->c->alpha + blocks * w->c->m * w->c->beta);
+}
+
+/* One link serving messages in order of readiness: ready[i] (ties by
+ * index), each costing cost[i]; returns the completions in done[i].
+ * n <= 32, so an insertion sort. */
+#define AM_MAX_KIDS 32
+static double serve_ready(int n, const double *ready, const double *cost,
+                          double start, double *done) {
+    int idx[AM_MAX_KIDS];
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        for (; j > 0 && ready[idx[j - 1]] > ready[i]; j--) idx[j] = idx[j - 1];
+        idx[j] = i;
+    }
+    double d = start;
+    for (int k = 0; k < n; k++) {
+        d = dmax(d, ready[idx[k]]) + cost[idx[k]];
+        done[idx[k]] = d;
+    }
+    return d;
+}
+
+/* ---- gather -------------------------------------------------------------
+ * Block m bytes, c = α + mβ per block. */
+
+/* Linear gathers (basic_linear, linear_sync, sorted_linear_sync and BSLS
+ * without its background channel): the root takes one rank's block at a
+ * time, from its own arrival, each no earlier than the sender's arrival
+ * (a blocking receive, or linear_sync's go-ahead handshake, both wait for
+ * the sender):  d = o_root; d = max(d, o_i) + c over the ranks in the
+ * row's order; F_i = d after i's turn, F_root = d at the end.  The paper's
+ * eqs. (9)-(10) and (17)-(19) are the one-late-rank cases of this
+ * recurrence (eq. (18): max(D + 3α + mβ, r_LS) for rank 1 late in SLS).
+ * linear_sync's turn (go-ahead, first and second part, eq. (5)'s 3α + mβ)
+ * has the same shape as basic_linear's α + mβ; λ rescales it to t0.
+ * Departure: linear_sync's second part overlaps the next turn (the row's
+ * balanced model counts it); here a turn is one cost. */
+static void gather_linear(am_work *w, int sorted, int root_gates) {
+    const papc_arrival_case *c = w->c;
+    int P = w->P, root = c->root;
+    double cost = w->lam * (c->alpha + c->m * c->beta);
+    double d = root_gates ? w->o[root] : min_offset(w);
+    if (sorted) am_sort(w);
+    for (int k = 0; k < P; k++) {
+        int r = sorted ? w->order[k] : k;
+        if (r == root) continue;
+        d = dmax(d, w->o[r]) + cost;
+        w->F[r] = d;
+    }
+    w->F[root] = dmax(w->o[root], d);
+}
+
+static void gather_basic_linear(am_work *w) { gather_linear(w, 0, 1); }
+static void gather_sls(am_work *w) { gather_linear(w, 1, 1); }
+
+/* BSLS (eq. (20)): the root's monitor runs the job from the first HELLO
+ * (the earliest arrival), so the root's own arrival gates nothing:
+ * d = min o; d = max(d, o_i) + c in predicted order; F_root = max(o_root,
+ * d).  A sender still waits for its GO (its arrival gates its turn). */
+static void gather_bsls(am_work *w) { gather_linear(w, 1, !w->c->bg); }
+
+/* Tree gathers over the in-order binomial tree (nrank v; parent v −
+ * lowbit(v); subtree [v, v + span)): a node takes its children's subtree
+ * messages (α + span·mβ each, one at a time, in the order they are
+ * ready), then sends its own subtree up.  Foreground: a child's send
+ * waits for its parent to arrive (rendezvous), so ready = max(R_child,
+ * o_parent); background (BSBN): the parent's monitor takes it, ready =
+ * R_child.  R_v = max(o_v, the last child's message) is when v can send;
+ * a child exits when its message is taken, the root at R_root.  Departure:
+ * the row's balanced model lets equal spans arrive together (γ of a
+ * fan-in) where this serves them one after the other. */
+static void gather_tree(am_work *w, int bg) {
+    int P = w->P, kids[AM_MAX_KIDS];
+    const int *rank_of = w->map;
+    double *R = w->t1, ready[AM_MAX_KIDS], cost[AM_MAX_KIDS],
+           done[AM_MAX_KIDS];
+    for (int v = P - 1; v >= 0; v--) {
+        double ov = w->o[rank_of[v]];
+        int n = children_of(v, P, kids);
+        for (int i = 0; i < n; i++) {
+            ready[i] = bg ? R[kids[i]] : dmax(R[kids[i]], ov);
+            cost[i] = run_cost(w, span_of(kids[i], P));
+        }
+        double d = serve_ready(n, ready, cost, bg ? -INFINITY : ov, done);
+        for (int i = 0; i < n; i++) w->F[rank_of[kids[i]]] = done[i];
+        R[v] = dmax(ov, d);
+    }
+    w->F[rank_of[0]] = R[0];
+}
+
+/* binomial: nrank = rank relative to the root (binomial.c's vrank). */
+static void gather_binomial(am_work *w) {
+    for (int v = 0; v < w->P; v++) w->map[v] = (v + w->c->root) % w->P;
+    gather_tree(w, 0);
+}
+
+/* SBN's placement (topo/sorted_tree.c, papc_stree_gather_map): nranks by
+ * tail(v) = Σ over v's path to the root of (α + span·mβ), ties by depth
+ * then nrank; the latest non-root rank takes the smallest tail, and so
+ * on; the root stays at nrank 0.  The run uses the agreed α, β; here the
+ * row's. */
+static void sbn_gather_map(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    int P = w->P, j = 1;
+    double bc = c->beta * c->m;
+    am_sort(w); /* first: it uses w->keys too */
+    for (int v = 1; v < P; v++) {
+        double tail = 0;
+        int depth = 0;
+        for (int u = v; u > 0; u -= lowbit(u), depth++)
+            tail += c->alpha + span_of(u, P) * bc;
+        w->keys[v - 1] = (struct am_key){tail, depth, v};
+    }
+    qsort(w->keys, (size_t)(P - 1), sizeof *w->keys, key_cmp);
+    w->map[0] = c->root;
+    for (int i = P - 1; i >= 0; i--) {
+        int r = w->order[i];
+        if (r != c->root) w->map[w->keys[j++ - 1].b] = r;
+    }
+}
+
+static void gather_sbn(am_work *w) {
+    sbn_gather_map(w);
+    gather_tree(w, 0);
+}
+
+static void gather_bsbn(am_work *w) {
+    sbn_gather_map(w);
+    gather_tree(w, w->c->bg);
+}
+
+/* ---- scatter -------------------------------------------------------------
+ * Block m bytes, c = α + mβ per block. */
+
+/* Linear scatters: the root sends one block at a time from its arrival.
+ * basic_linear: blocking sends in rank order, each waiting for its
+ * receiver: d = max(d, o_i) + c (eq. (9) is its rank-1-late case).
+ * linear_nb and sorted_linear: every send (a window of 64 for SLIN)
+ * posted at once, served as the receivers come, i.e. in offset order with
+ * the same recurrence (eq. (10)); the two differ only in their balanced
+ * models (the fan-out's γ).  BSLN with its background channel: the
+ * receivers' monitors take the blocks, no receiver gates: d += c in
+ * predicted order, F_i = max(o_i, d_i) (eq. (11)).  F_root = d at the end.
+ * Departure: SLIN's window of 64 outstanding sends is taken as unbounded
+ * (the same for P <= 65). */
+static void scatter_linear(am_work *w, int sorted, int receiver_gates) {
+    const papc_arrival_case *c = w->c;
+    int P = w->P, root = c->root;
+    double cost = w->lam * (c->alpha + c->m * c->beta), d = w->o[root];
+    if (sorted) am_sort(w);
+    for (int k = 0; k < P; k++) {
+        int r = sorted ? w->order[k] : k;
+        if (r == root) continue;
+        d = (receiver_gates ? dmax(d, w->o[r]) : d) + cost;
+        w->F[r] = dmax(w->o[r], d);
+    }
+    w->F[root] = d;
+}
+
+static void scatter_basic_linear(am_work *w) { scatter_linear(w, 0, 1); }
+static void scatter_linear_nb(am_work *w) { scatter_linear(w, 1, 1); }
+static void scatter_bsln(am_work *w) { scatter_linear(w, 1, !w->c->bg); }
+
+enum { SC_BLOCKING, SC_READY, SC_BACKGROUND };
+
+/* v's children in the order a scatter holder serves them: the farthest
+ * first (binomial.c), and with by_span the largest subtree first, equal
+ * spans farthest first (papc_stree_children: only a short last child can
+ * break the order of the offsets). */
+static int send_order(int v, int P, int by_span, int *kids) {
+    int n = children_of(v, P, kids);
+    for (int i = 0; i < n / 2; i++) {
+        int t = kids[i];
+        kids[i] = kids[n - 1 - i];
+        kids[n - 1 - i] = t;
+    }
+    if (by_span)
+        for (int i = 1; i < n; i++) {
+            int k = kids[i], s = span_of(k, P), j = i;
+            for (; j > 0 && span_of(kids[j - 1], P) < s; j--)
+                kids[j] = kids[j - 1];
+            kids[j] = k;
+        }
+    return n;
+}
+
+/* Tree scatters over the in-order binomial tree: a holder (from G_v, when
+ * its subtree's run has come) sends each child its subtree's run, α +
+ * span·mβ.  binomial: blocking sends, farthest child first, each waiting
+ * for its receiver (eqs. (7), (13)); SBN: all posted at once, served as
+ * the children come (ties: largest subtree first); BSBN: to the children's
+ * monitors, which forward on at once, so no receiver gates and a relay
+ * exits at max(o_v, G_v) (eq. (15)).  A foreground holder exits when its
+ * last send is taken; the root always does. */
+static void scatter_tree(am_work *w, int mode) {
+    int P = w->P, kids[AM_MAX_KIDS];
+    const int *rank_of = w->map;
+    double *G = w->t1, ready[AM_MAX_KIDS], cost[AM_MAX_KIDS],
+           done[AM_MAX_KIDS];
+    G[0] = w->o[rank_of[0]];
+    for (int v = 0; v < P; v++) {
+        int n = send_order(v, P, mode != SC_BLOCKING, kids);
+        double d = G[v];
+        for (int i = 0; i < n; i++) {
+            double ou = w->o[rank_of[kids[i]]];
+            ready[i] = mode == SC_BACKGROUND ? G[v] : dmax(G[v], ou);
+            cost[i] = run_cost(w, span_of(kids[i], P));
+        }
+        if (mode == SC_READY) {
+            d = serve_ready(n, ready, cost, d, done);
+        } else {
+            for (int i = 0; i < n; i++) {
+                d = dmax(d, ready[i]) + cost[i];
+                done[i] = d;
+            }
+        }
+        for (int i = 0; i < n; i++) G[kids[i]] = done[i];
+        double ov = w->o[rank_of[v]];
+        w->F[rank_of[v]] = mode == SC_BACKGROUND && v != 0 ? dmax(ov, G[v])
+                                                           : dmax(ov, d);
+    }
+}
+
+static void scatter_binomial(am_work *w) {
+    for (int v = 0; v < w->P; v++) w->map[v] = (v + w->c->root) % w->P;
+    scatter_tree(w, SC_BLOCKING);
+}
+
+/* SBN's placement (papc_stree_scatter_map): nranks in the order they
+ * receive (by send step, then by the parent's place in this order; the
+ * bit reversal for a power of two), the earliest non-root rank at the
+ * first receiver, and so on.  A child of v receives at step(v) + its
+ * 1-based place in v's sending order. */
+static void sbn_scatter_map(am_work *w) {
+    int P = w->P, n = 1, *seq = w->ibuf, *step = w->map, kids[AM_MAX_KIDS];
+    seq[0] = 0;
+    step[0] = 0;
+    for (int t = 1; n < P; t++) {
+        int ranked = n;
+        for (int i = 0; i < ranked; i++) {
+            int k = send_order(seq[i], P, 1, kids), idx = t - step[i];
+            if (idx >= 1 && idx <= k) {
+                seq[n] = kids[idx - 1];
+                step[n++] = t;
+            }
+        }
+    }
+    am_sort(w);
+    w->map[0] = w->c->root;
+    for (int i = 0, j = 1; i < P; i++) {
+        int r = w->order[i];
+        if (r != w->c->root) w->map[seq[j++]] = r;
+    }
+}
+
+static void scatter_sbn(am_work *w) {
+    sbn_scatter_map(w);
+    scatter_tree(w, SC_READY);
+}
+
+static void scatter_bsbn(am_work *w) {
+    sbn_scatter_map(w);
+    scatter_tree(w, w->c->bg ? SC_BACKGROUND : SC_READY);
+}
+
+/* ---- reduce ---------------------------------------------------------------
+ * Vector m bytes, c = α + mβ, g = mγ_op. */
+
+/* basic_linear: the root receives rank P-1, P-2, ..., 0 in turn (blocking)
+ * and reduces each: d = o_root; d = max(d, o_i) + c, F_i = d, d += g. */
+static void reduce_basic_linear(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    double cost = w->lam * (c->alpha + c->m * c->beta);
+    double red = w->lam * c->m * c->gamma_op, d = w->o[c->root];
+    for (int r = w->P - 1; r >= 0; r--) {
+        if (r == c->root) continue;
+        d = dmax(d, w->o[r]) + cost;
+        w->F[r] = d;
+        d += red;
+    }
+    w->F[c->root] = d;
+}
+
+/* Segments of a pipelined vector: ceil(m / s), at least 1. */
+static double segments(double m, double s) {
+    return s <= 0 || m <= s ? 1 : ceil(m / s);
+}
+
+/* binomial (tree_engine.c on the in-order binomial tree rooted at the
+ * root, segments of m_s bytes, default 8 KiB): a node with k children
+ * folds each segment in a stage h = α + sβ + k·sγ_op (the balanced
+ * model's stage with γ ≡ 1); it finishes its n_s stages no earlier than
+ * n_s·h after its arrival nor one stage after its last child:
+ *   T_v = max(o_v + n_s h_v, max_child T_u + h_v),
+ * the usual max-plus bound of a pipeline (exact when one of the two
+ * dominates).  A child's last send is taken when its parent starts its
+ * last stage: F_u = T_parent − h_parent; F_root = T_root.  Departure: a
+ * non-commutative op with root != 0 (tree at rank 0, one more message)
+ * is modelled as the commutative tree. */
+static void reduce_binomial(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    int P = w->P, kids[AM_MAX_KIDS];
+    double seg = c->segsize > 0 ? c->segsize : PAPC_ARRIVAL_DEFAULT_SEGSIZE;
+    double ns = segments(c->m, seg), s = c->m / ns;
+    double *T = w->t1, *h = w->t2;
+    int *rank_of = w->map;
+    for (int v = 0; v < P; v++) rank_of[v] = (v + c->root) % P;
+    for (int v = P - 1; v >= 0; v--) {
+        int n = children_of(v, P, kids);
+        h[v] = w->lam * (c->alpha + s * c->beta + n * s * c->gamma_op);
+        double t = w->o[rank_of[v]] + ns * h[v];
+        for (int i = 0; i < n; i++) t = dmax(t, T[kids[i]] + h[v]);
+        T[v] = t;
+    }
+    w->F[rank_of[0]] = T[0];
+    for (int v = 1; v < P; v++) {
+        int p = v - lowbit(v);
+        w->F[rank_of[v]] = T[p] - h[p];
+    }
+}
+
+/* Rows whose every rank waits for every other: F_r = max o + T (times λ,
+ * so max o + t0), T the row's Hockney critical path below (it only
+ * matters for papc_arrival_model_structure: λ T = t0).  ring (reduce and
+ * allreduce), segmented_ring, recursive doubling (its folded-out ranks
+ * wait for the result), Rabenseifner's allreduce, Radix-k (no fold; its
+ * gather's early leavers are not separated).  In the ring the exact
+ * max-plus exit of rank r after its last step is max over every rank of
+ * (o + the steps between), all 2(P-1) of them: max o + t0; the butterfly
+ * and the halving likewise cover every rank in their log2 P steps. */
+static void all_wait_for_last(am_work *w, double T) {
+    double last = max_offset(w);
+    for (int r = 0; r < w->P; r++) w->F[r] = last + w->lam * T;
+}
+
+static int pof2_floor(int P) {
+    int p = 1;
+    while (p * 2 <= P) p *= 2;
+    return p;
+}
+
+/* ring reduce: the reduce-scatter's P-1 steps, then the root takes the
+ * P-1 blocks one after the other. */
+static void reduce_ring(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    double b = c->m / c->P, n = c->P - 1;
+    all_wait_for_last(w, n * (c->alpha + b * (c->beta + c->gamma_op)) +
+                             n * (c->alpha + b * c->beta));
+}
+
+/* Radix-k with the code's group sizes (8, 4, 2 as often as they divide P,
+ * then the prime factors left, src/topo/radix_k.c): K = Σ (k_i - 1)
+ * messages in each phase, the volume telescoping to (P-1)/P m. */
+static void reduce_radix_k(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    static const int pref[] = {8, 4, 2};
+    int P = c->P, K = 0;
+    for (int i = 0; i < 3; i++)
+        while (P % pref[i] == 0) {
+            K += pref[i] - 1;
+            P /= pref[i];
+        }
+    for (int f = 3; P > 1; f += 2)
+        while (P % f == 0) {
+            K += f - 1;
+            P /= f;
+        }
+    double v = (c->P - 1.0) / c->P * c->m;
+    all_wait_for_last(w, 2 * K * c->alpha + v * (2 * c->beta + c->gamma_op));
+}
+
+static void allreduce_ring(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    double b = c->m / c->P, n = c->P - 1;
+    all_wait_for_last(w,
+                      2 * n * (c->alpha + b * c->beta) + n * b * c->gamma_op);
+}
+
+/* segmented_ring: n_p reduce-scatter phases of pieces of m_s bytes. */
+static void allreduce_segmented_ring(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    double seg = c->segsize > 0 ? c->segsize : PAPC_ARRIVAL_DEFAULT_SEGSIZE;
+    double b = c->m / c->P, n = c->P - 1, np = segments(b, seg);
+    all_wait_for_last(w, (np + 1) * n * c->alpha +
+                             n * b * (2 * c->beta + c->gamma_op));
+}
+
+static void allreduce_recursive_doubling(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    int pof2 = pof2_floor(c->P), fold = pof2 != c->P;
+    double L = ceil_log2(pof2);
+    all_wait_for_last(w, (L + 2 * fold) * (c->alpha + c->m * c->beta) +
+                             (L + fold) * c->m * c->gamma_op);
+}
+
+static void allreduce_rabenseifner(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    int pof2 = pof2_floor(c->P), fold = pof2 != c->P;
+    double L = ceil_log2(pof2), f = (pof2 - 1.0) / pof2 * c->m;
+    all_wait_for_last(w, 2 * L * c->alpha + f * (2 * c->beta + c->gamma_op) +
+                             fold * (2 * (c->alpha + c->m * c->beta) +
+                                     c->m * c->gamma_op));
+}
+
+/* Rabenseifner's reduce: the fold first (P not a power of two): virtual
+ * ranks from root - 1, an even v < 2(P - p') hands its vector to v + 1
+ * and is done, F = max(o_v, o_{v+1}) + c; its partner starts after
+ * receiving and reducing it, S = max(o_v, o_{v+1}) + c + g; then the
+ * survivors' halving and gather synchronise them:
+ *   F = max_survivors S + 2 log2(p') α + 2(p'-1)/p' mβ + (p'-1)/p' mγ_op
+ * (the row's balanced terms). */
+static void reduce_rabenseifner(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    int P = w->P, pof2 = pof2_floor(P), shift = (c->root - 1 + P) % P;
+    int rem = P - pof2;
+    double L = ceil_log2(pof2), f = (pof2 - 1.0) / pof2;
+    double cost = w->lam * (c->alpha + c->m * c->beta);
+    double red = w->lam * c->m * c->gamma_op, start = -INFINITY;
+    double rest = w->lam * (2 * L * c->alpha + 2 * f * c->m * c->beta +
+                            f * c->m * c->gamma_op);
+    for (int v = 0; v < P; v++) {
+        int r = (v + shift) % P;
+        if (v < 2 * rem && v % 2 == 0) continue; /* folded out: see below */
+        double s = w->o[r];
+        if (v < 2 * rem) {
+            int q = (v - 1 + shift) % P;
+            s = dmax(s, w->o[q]) + cost + red;
+            w->F[q] = dmax(w->o[q], w->o[r]) + cost;
+        }
+        start = dmax(start, s);
+    }
+    for (int v = 0; v < P; v++)
+        if (!(v < 2 * rem && v % 2 == 0)) w->F[(v + shift) % P] = start + rest;
+}
+
+/* Clairvoyant's schedule length (clairvoyant-reduce.md, Sect. 2 and 5):
+ * N segments, rounds of d = α + (m/N)(β + γ_op); a process sends one
+ * segment a round, so no process is done before N rounds after its
+ * arrival, and the processes that arrive together need ceil(log2 of
+ * their number) more rounds to merge (the balanced schedule takes N +
+ * ceil(log2 P) - 1 rounds, the row's model).  With the arrivals sorted,
+ * o_(0) <= ... <= o_(P-1), the ones from o_(j) on are P - j processes
+ * that meet the early ones' merged sum (one more party) -- so
+ *   F_root = max_j o_(j) + (N + ceil(log2 n_j) - 1) d,
+ *   n_0 = P,  n_j = P - j + 1,
+ * and a non-root exits after its last send, F_i = o_i + N d.  A late
+ * process's tail is then N rounds, as the paper describes ("about N
+ * rounds follow its arrival"); the test checks F_root against the rounds
+ * of papc_clv_fast.  N: the run's default, sqrt(L m (β+γ)/α) under the
+ * arrival runtime's default model, at least m / 64512, at most 4096 and
+ * m (the row's balanced model counts the same; the knobs PAPC_CLV_SEGMENTS
+ * and an explicit PAPC_SEGSIZE, which both read, are not modelled: m_s
+ * cannot tell an explicit segment size from the default one). */
+static double clv_segments(const papc_arrival_case *c) {
+    double L = ceil_log2(c->P);
+    double n = sqrt(L * c->m * (PAPC_ARRIVAL_DEFAULT_BETA +
+                                PAPC_ARRIVAL_DEFAULT_GAMMA) /
+                    PAPC_ARRIVAL_DEFAULT_ALPHA);
+    if (n < c->m / PAPC_ARRIVAL_MAX_EAGER_SEGMENT)
+        n = c->m / PAPC_ARRIVAL_MAX_EAGER_SEGMENT;
+    if (n > 4096) n = 4096;
+    if (n > c->m) n = c->m;
+    return n < 1 ? 1 : n;
+}
+
+double papc_clv_model_length(int P, double N, const double *o, double d) {
+    double fin = -INFINITY;
+    for (int j = 0; j < P; j++) {
+        int n = j == 0 ? P : P - j + 1;
+        fin = dmax(fin, o[j] + (N + ceil_log2(n) - 1) * d);
+    }
+    return fin;
+}
+
+/* Returns F_root; non-roots' exits in w->F (the root's too). */
+static double clv_reduce(am_work *w, int root) {
+    const papc_arrival_case *c = w->c;
+    int P = w->P;
+    double N = clv_segments(c);
+    double d = w->lam * (c->alpha + c->m / N * (c->beta + c->gamma_op));
+    am_sort(w);
+    for (int j = 0; j < P; j++) w->t2[j] = w->o[w->order[j]];
+    double fin = papc_clv_model_length(P, N, w->t2, d);
+    for (int r = 0; r < P; r++) w->F[r] = w->o[r] + N * d;
+    w->F[root] = fin;
+    return fin;
+}
+
+static void reduce_clairvoyant(am_work *w) { clv_reduce(w, w->c->root); }
+
+/* ---- allreduce ---------------------------------------------------------- */
+
+/* basic_linear: reduce basic_linear to rank 0 (ranks P-1 .. 1 in turn),
+ * then rank 0 sends the result to ranks 1 .. P-1 (bcast basic_linear; all
+ * have arrived by then): F_i = F_reduce + i·c, F_0 = F_reduce + (P-1)c. */
+static void allreduce_basic_linear(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    double cost = w->lam * (c->alpha + c->m * c->beta);
+    double red = w->lam * c->m * c->gamma_op, d = w->o[0];
+    for (int r = w->P - 1; r >= 1; r--) d = dmax(d, w->o[r]) + cost + red;
+    for (int r = 1; r < w->P; r++) {
+        d += cost;
+        w->F[r] = d;
+    }
+    w->F[0] = d;
+}
+
+/* SLT segments (papc_slt_segments under the default model, as the row's
+ * balanced model counts them): sqrt((2P-3) m (β+γ)/α), at least P and
+ * m / 64512, at most 65536 and m. */
+static double slt_segments(const papc_arrival_case *c) {
+    double P = c->P, m = c->m;
+    double S = sqrt((2 * P - 3) * m *
+                    (PAPC_ARRIVAL_DEFAULT_BETA + PAPC_ARRIVAL_DEFAULT_GAMMA) /
+                    PAPC_ARRIVAL_DEFAULT_ALPHA);
+    if (!(S < 65536.0)) S = 65536.0;
+    if (S < P) S = P;
+    double e = m / PAPC_ARRIVAL_MAX_EAGER_SEGMENT;
+    if (e > 65536.0) e = 65536.0;
+    if (S < e) S = e;
+    if (S > m) S = m;
+    return S < 1 ? 1 : ceil(S);
+}
+
+void papc_slt_model_exits(int P, int S, const double *o, double cr, double co,
+                          double *F) {
+    /* A = R(P-1, S-1): the last position's reduce loop; best = the
+     * running max of o_j - j cr + cr over positions j >= 1. */
+    double A = o[0] + (P + S - 2.0) * cr, best = -INFINITY;
+    for (int j = 1; j < P; j++)
+        A = dmax(A, o[j] + (P - 1.0 - j + S) * cr);
+    for (int j = 0; j < P; j++) {
+        double Bj = o[0];
+        if (j >= 1) {
+            best = dmax(best, o[j] - j * cr + cr);
+            Bj = dmax(o[0] + (j + S - 1.0) * cr, best + (j + S - 1.0) * cr);
+        }
+        F[j] = j == P - 1 ? A : dmax(A + (j + 1.0) * co, Bj + S * co);
+    }
+}
+
+/* sorted_linear_tree (Fig. 5, papc_slt_schedule): the chain in offset
+ * order, S segments of s = m/S bytes (small: they go eagerly), a reduce
+ * hop cr = α + s(β + γ_op), an override hop co = α + sβ.  Position j's
+ * reduce loop is R(j,k) = max(R(j,k-1), R(j-1,k), o_j) + cr (R(0,k) = o_0:
+ * position 0 only sends), its override loop O(j,k) = max(O(j,k-1),
+ * O(j-1,k)) + co after its own reduce loop (O(j,-1) = R(j,S-1)), with
+ * O(-1,k) = R(P-1,k).  Their longest paths give, for cr >= co,
+ *   A   = R(P-1,S-1) = max_j o_j + (P - 1 - j + S - [j = 0]) cr,
+ *   B_j = R(j,S-1)   = max_{i<=j} o_i + (j - i + S - [i = 0]) cr,
+ *   F_j = max(A + (j+1) co, B_j + S co)  (j < P-1),  F_{P-1} = A,
+ * checked against a simulation of the schedule in the unit test.  The
+ * paper's "D + (P + S - 1) stage times" for a last process late by D is
+ * A + (P-1)co.  The balanced run time is F_{P-2}, about (P + S - 2)cr +
+ * S co: a process forwards the results only after its own reduce loop,
+ * which the row's balanced model ((P + S - 2)cr + (P - 1)co) leaves out,
+ * so λ < 1 for SLT (measured on the emulated cluster, docs/performance.md:
+ * SLT 234.6 ms against the ring's 201.2 at 0 ms, 8 MiB, P = 8). */
+static void allreduce_slt(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    int P = w->P, S = (int)slt_segments(c);
+    double s = c->m / S;
+    double cr = w->lam * (c->alpha + s * (c->beta + c->gamma_op));
+    double co = w->lam * (c->alpha + s * c->beta);
+    double *o = w->t1, *F = w->t2;
+    am_sort(w);
+    for (int j = 0; j < P; j++) o[j] = w->o[w->order[j]];
+    papc_slt_model_exits(P, S, o, cr, co, F);
+    for (int j = 0; j < P; j++) w->F[w->order[j]] = F[j];
+}
+
+void papc_prr_published_presteps(int P, const double *a, double tau, int *k) {
+    for (int i = 0; i < P; i++) k[i] = 0;
+    if (P <= 0 || !(tau > 0) || !isfinite(tau)) return;
+    for (int i = P - 2; i >= 0; i--)
+        k[i] = k[i + 1] + (a[P - 1] - a[i + 1] >= (k[i + 1] + 1.0) * tau);
+}
+
+void papc_prr_model_exits(int P, const double *o, const int *k, double cr,
+                          double co, double *F) {
+    if (P <= 0) return;
+    double X = o[0];
+    for (int i = 1; i < P; i++) X = dmax(X, o[i] + (k[i - 1] - k[0]) * cr);
+    for (int j = 0; j < P; j++) {
+        int q = j + 2, kq = q < P ? k[q] : q == P ? 0 : k[q - P];
+        F[j] = X + (P - 1.0 + k[0]) * cr + (P - 1.0 + k[0] - kq) * co;
+    }
+}
+
+/* pre_reduced_ring (Fig. 7, papc_prr_schedule; pre_reduced_ring.c): the
+ * ring in offset order over P segments of s = m/P bytes, process i (by
+ * position) k_i pre-steps ahead.  pre_reduced_ring_published: k from the
+ * published rule (Fig. 7 lines 1-6, papc_prr_presteps) with τ = α +
+ * s(β + γ_op) (the run takes the agreed model's; here the row's).
+ * pre_reduced_ring (issue 15's rule, papc_prr_presteps_model) picks k = 0
+ * unless its own model, which lets a send's eager part move before the
+ * receive is posted, predicts a clear gain from a staircase; under this
+ * rendezvous model no k beats 0 (below), so the row is modelled with
+ * k = 0: the ring in arrival order.  Segments this large go by rendezvous:
+ * a receive-and-reduce costs cr = α + s(β + γ_op), a receive in place co
+ * = α + sβ, a send completes when taken, and WAIT_SENDS holds a process
+ * until its successor took its reduce loop.  The exits of that schedule
+ * are, for cr >= co (a closed form found on, and checked against, a
+ * simulation of papc_prr_schedule for every valid k at P = 6, random
+ * valid k up to P = 16 and random offsets; the unit test repeats the
+ * check on papc_prr_schedule itself):
+ *   X   = max_i o_i + (k_{i-1} - k_0) cr          (k_{-1} = k_0)
+ *   F_j = X + (P - 1 + k_0) cr + (P - 1 + k_0 - k_{j+2}) co
+ * (k_P = 0, k_{P+1} = k_1).  With k = 0 this is the ring's max o +
+ * (P-1)(cr + co).  Since k_0 >= k_i for every i, F_j >= that for ANY
+ * valid k: every pre-step lengthens some chain (the last arriver's
+ * predecessor's pre-step its own reduce chain, k_0 the override chains),
+ * so under this model no pre-step rule beats the ring and the best k is 0
+ * -- as measured for the published rule (issue 15: ē 236.7 against 223.0
+ * ms at 50 ms). */
+static void allreduce_prr(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    int P = w->P;
+    double s = c->m / P;
+    double tau = c->alpha + s * (c->beta + c->gamma_op);
+    double cr = w->lam * tau, co = w->lam * (c->alpha + s * c->beta);
+    double *o = w->t1, *F = w->t2;
+    am_sort(w);
+    for (int j = 0; j < P; j++) o[j] = w->o[w->order[j]];
+    if (w->published) papc_prr_published_presteps(P, o, tau, w->ibuf);
+    else for (int j = 0; j < P; j++) w->ibuf[j] = 0;
+    papc_prr_model_exits(P, o, w->ibuf, cr, co, F);
+    for (int j = 0; j < P; j++) w->F[w->order[j]] = F[j];
+}
+
+/* pre_reduced_ring_published: the paper's k (Fig. 7 lines 1-6). */
+static void allreduce_prr_published(am_work *w) {
+    w->published = 1;
+    allreduce_prr(w);
+}
+
+/* clairvoyant: the Clairvoyant reduce to r0, the earliest rank (as the
+ * run: the agreed order's first), then a segmented binomial broadcast
+ * from r0 ((n_s + ceil(log2 P) - 1)(α + sβ), s = m_s, default 8 KiB) that
+ * every rank waits for: F_r = F_reduce + the broadcast. */
+static void allreduce_clairvoyant(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    am_sort(w);
+    double fin = clv_reduce(w, w->order[0]);
+    double seg = c->segsize > 0 ? c->segsize : PAPC_ARRIVAL_DEFAULT_SEGSIZE;
+    double ns = segments(c->m, seg), s = c->m / ns;
+    double bc = w->lam * (ns + ceil_log2(w->P) - 1) * (c->alpha + s * c->beta);
+    for (int r = 0; r < w->P; r++) w->F[r] = fin + bc;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+typedef struct am_row {
+    const char *collective, *name, *aliases;
+    am_exits_fn exits;
+} am_row;
+
+static const am_row am_rows[] = {
+    {"gather", "basic_linear", "linear lin", gather_basic_linear},
+    {"gather", "linear_sync", "ls", gather_basic_linear},
+    {"gather", "binomial", "bnom", gather_binomial},
+    {"gather", "sorted_linear_sync", "sls", gather_sls},
+    {"gather", "sorted_binomial", "sbn", gather_sbn},
+    {"gather", "background_sorted_linear_sync", "bsls", gather_bsls},
+    {"gather", "background_sorted_binomial", "bsbn", gather_bsbn},
+    {"scatter", "basic_linear", "linear lin", scatter_basic_linear},
+    {"scatter", "binomial", "bnom", scatter_binomial},
+    {"scatter", "linear_nb", "lnb", scatter_linear_nb},
+    {"scatter", "sorted_linear", "slin sln", scatter_linear_nb},
+    {"scatter", "sorted_binomial", "sbn", scatter_sbn},
+    {"scatter", "background_sorted_linear", "bsln bslin", scatter_bsln},
+    {"scatter", "background_sorted_binomial", "bsbn", scatter_bsbn},
+    {"reduce", "basic_linear", "linear lin", reduce_basic_linear},
+    {"reduce", "binomial", "bnom", reduce_binomial},
+    {"reduce", "rabenseifner", "reduce_scatter_gather", reduce_rabenseifner},
+    {"reduce", "ring", "", reduce_ring},
+    {"reduce", "radix_k", "rxx radixk", reduce_radix_k},
+    {"reduce", "clairvoyant", "clv", reduce_clairvoyant},
+    {"allreduce", "basic_linear", "linear lin", allreduce_basic_linear},
+    {"allreduce", "recursive_doubling", "rd butterfly",
+     allreduce_recursive_doubling},
+    {"allreduce", "ring", "", allreduce_ring},
+    {"allreduce", "segmented_ring", "sring", allreduce_segmented_ring},
+    {"allreduce", "rabenseifner", "reduce_scatter_allgather",
+     allreduce_rabenseifner},
+    {"allreduce", "sorted_linear_tree", "slt", allreduce_slt},
+    {"allreduce", "pre_reduced_ring", "prr", allreduce_prr},
+    {"allreduce", "pre_reduced_ring_published", "prr_paper",
+     allreduce_prr_published},
+    {"allreduce", "clairvoyant", "clv", allreduce_clairvoyant},
+};
+
+/* 1 when word is one of the space-separated words of list. */
+static int in_list(const char *list, const char *word) {
+    size_t n = strlen(word);
+    for (const char *p = list; *p;) {
+        while (*p == ' ') p++;
+        const char *e = p;
+        while (*e && *e != ' ') e++;
+        if ((size_t)(e - p) == n && n > 0 && strncmp(p, word, n) == 0)
+            return 1;
+        p = e;
+    }
+    return 0;
+}
+
+static const am_row *find_row(const char *coll, const char *name) {
+    if (!coll || !name) return NULL;
+    for (size_t i = 0; i < sizeof am_rows / sizeof *am_rows; i++)
+        if (strcmp(am_rows[i].collective, coll) == 0 &&
+            (strcmp(am_rows[i].name, name) == 0 ||
+             in_list(am_rows[i].aliases, name)))
+            return &am_rows[i];
+    return NULL;
+}
+
+/* ---- the entry points --------------------------------------------------- */
+
+static int valid_case(const papc_arrival_case *c, const am_row **row) {
+    if (!c || c->P < 1 || !c->offset || !(c->t0 > 0) || !isfinite(c->t0))
+        return 0;
+    if (!(c->m >= 0) || !isfinite(c->m) || !(c->alpha >= 0) ||
+        !isfinite(c->alpha) || !(c->beta >= 0) || !isfinite(c->beta) ||
+        !(c->gamma_op >= 0) || !isfinite(c->gamma_op) ||
+        !(c->segsize >= 0) || !isfinite(c->segsize))
+        return 0;
+    *row = find_row(c->collective, c->name);
+    if (!*row) return 0;
+    if (strcmp(c->collective, "allreduce") != 0 &&
+        (c->root < 0 || c->root >= c->P))
+        return 0;
+    for (int r = 0; r < c->P; r++)
+        if (!(c->offset[r] >= 0) || !isfinite(c->offset[r])) return 0;
+    return 1;
+}
+
+/* One heap block for the work of a case: F, the zero offsets, t1, t2 (P
+ * doubles each), the sort records, order, map, ibuf (P ints each).  The
+ * offsets start as zeros (the balanced structure, λ = 1).  NULL when out
+ * of memory. */
+static void *work_alloc(const papc_arrival_case *c, am_work *w) {
+    int P = c->P;
+    size_t nd = 4 * (size_t)P;
+    char *mem = malloc(nd * sizeof(double) +
+                       (size_t)P * (sizeof(struct am_key) + 3 * sizeof(int)));
+    if (!mem) return NULL;
+    double *F = (double *)mem, *z = F + P;
+    for (int r = 0; r < P; r++) z[r] = 0;
+    *w = (am_work){c, P, z, 1, 1.0, F, NULL, NULL, NULL, z + P, z + 2 * P,
+                   (struct am_key *)(mem + nd * sizeof(double)), 0};
+    w->order = (int *)(w->keys + P);
+    w->map = w->order + P;
+    w->ibuf = w->map + P;
+    return mem;
+}
+
+/* The balanced structure's run time max F(0; 1) and mean exit, in *R0
+ * and *mean. */
+static void balanced(const am_row *row, am_work *w, double *R0, double *mean) {
+    row->exits(w);
+    double mx = 0, sum = 0;
+    for (int r = 0; r < w->P; r++) {
+        mx = dmax(mx, w->F[r]);
+        sum += w->F[r];
+    }
+    *R0 = mx;
+    *mean = sum / w->P;
+}
+
+/* Fills out_F (P doubles, may be NULL) with the implied exits; returns ē,
+ * or -1. */
+static double evaluate(const papc_arrival_case *c, double *out_F) {
+    const am_row *row;
+    if (!valid_case(c, &row)) return -1;
+    int P = c->P, zero = 1;
+    for (int r = 0; r < P && zero; r++) zero = c->offset[r] == 0;
+    if (P == 1) {
+        if (out_F) out_F[0] = c->t0;
+        return c->t0;
+    }
+    if (zero && !out_F) return c->t0;
+    am_work w;
+    void *mem = work_alloc(c, &w);
+    if (!mem) return -1;
+    /* λ from the balanced structure; at offsets 0 every exit is a sum of
+     * costs, so its mean scales by λ too. */
+    double R0, e0, result = -1;
+    balanced(row, &w, &R0, &e0);
+    if (R0 > 0 && isfinite(R0)) {
+        double lam = c->t0 / R0;
+        e0 *= lam;
+        w.o = c->offset;
+        w.zero = 0;
+        w.lam = lam;
+        row->exits(&w);
+        double e = 0;
+        for (int r = 0; r < P; r++) e += w.F[r] - c->offset[r];
+        e /= P;
+        /* exactly t0 when nothing is late (e - e0 is rounding there) */
+        result = zero ? c->t0 : c->t0 + (e - e0);
+        if (out_F)
+            for (int r = 0; r < P; r++) out_F[r] = w.F[r] + (c->t0 - e0);
+        if (!isfinite(result) || result < 0) result = -1;
+    }
+    free(mem);
+    return result;
+}
+
+double papc_arrival_model_mean(const papc_arrival_case *c) {
+    return evaluate(c, NULL);
+}
+
+double papc_arrival_model_structure(const papc_arrival_case *c) {
+    const am_row *row;
+    if (!valid_case(c, &row)) return -1;
+    if (c->P == 1) return 0;
+    am_work w;
+    void *mem = work_alloc(c, &w);
+    if (!mem) return -1;
+    double R0, mean;
+    balanced(row, &w, &R0, &mean);
+    free(mem);
+    return R0;
+}
+
+int papc_arrival_model_exits(const papc_arrival_case *c, double *F) {
+    if (!F) return -1;
+    return evaluate(c, F) < 0 ? -1 : 0;
+}
+
+int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
+                      double spread) {
+    if (!c || n <= 0 || base < 0 || base >= n) return base;
+    if (!(spread >= PAPC_ARRIVAL_SPREAD_FLOOR) ||
+        spread < PAPC_ARRIVAL_SPREAD_MIN * c[base].t0)
+        return base;
+    int classic = base, aware = -1;
+    for (int i = 0; i < n; i++) {
+        if (c[i].aware) {
+            if (aware < 0 || c[i].mean < c[aware].mean) aware = i;
+        } else if (c[i].mean < c[classic].mean) {
+            classic = i;
+        }
+    }
+    if (aware >= 0 &&
+        c[aware].mean < (1 - PAPC_ARRIVAL_MARGIN) * c[classic].mean)
+        return aware;
+    return classic;
+}

@@ -1,0 +1,66 @@
+/*
+ * arrival_model.h — the cost of a call whose processes arrive at different
+ * times (issue 15).  Pure: no MPI.
+ *
+ * The models of model.h predict a call in which every process arrives at
+ * once: their coefficients times the row's fitted α, β give t0.  With an
+ * arrival vector the cost is no longer linear in α and β (it is a max of
+ * sums: who waits for whom), so these functions return seconds, from t0,
+ * the row's own parameters and the offsets.  The selector (src/arrival/
+ * choose.c) evaluates every candidate row with the agreed offsets and runs
+ * the cheapest; papc-bench measures the same quantity.
+ *
+ * The quantity is the papers' ē (pap-scatter-gather.md eqs. 1-2): the mean
+ * over the processes of (exit − arrival).  With every offset 0 every
+ * function returns t0 exactly, so a balanced call is chosen as the classic
+ * selection chooses it.
+ */
+#ifndef PAPC_ARRIVAL_MODEL_H
+#define PAPC_ARRIVAL_MODEL_H
+
+typedef struct papc_arrival_case {
+    const char *collective;  /* "gather", "scatter", "reduce", "allreduce" */
+    const char *name;        /* the table row's name ("ring", "sorted_linear_tree", ...) */
+    int P;
+    int root;                /* rooted collectives; 0 for allreduce */
+    double m;                /* bytes, as papc_model_in.m: gather/scatter one
+                                rank's block, reduce/allreduce the vector */
+    double segsize;          /* bytes per segment the row runs with; 0 = its default */
+    const double *offset;    /* [P]: rank r arrives offset[r] s after the
+                                earliest (>= 0, finite) */
+    double t0;               /* the row's balanced prediction, seconds (> 0) */
+    double alpha, beta;      /* the row's latency (s) and s/byte of one transfer */
+    double gamma_op;         /* s per byte reduced */
+    int bg;                  /* 1: the monitor's background channel runs (the
+                                B* rows receive before their process arrives) */
+} papc_arrival_case;
+
+/* Predicted ē in seconds; < 0 when the row has no arrival model (it is then
+ * not a candidate). */
+double papc_arrival_model_mean(const papc_arrival_case *c);
+
+/* ---- the choice among the rows (src/arrival/choose.c) ---- */
+
+typedef struct papc_arrival_candidate {
+    int aware;       /* an arrival-aware row */
+    double t0;       /* its balanced prediction, s */
+    double mean;     /* its predicted ē at the offsets, s */
+} papc_arrival_candidate;
+
+/* A spread under PAPC_ARRIVAL_SPREAD_FLOOR seconds or under
+ * PAPC_ARRIVAL_SPREAD_MIN of the size-based row's t0 keeps that row: the
+ * decisions' arrival times err by 0.2-0.6 ms here (docs/arrival.md), so a
+ * smaller spread is noise; an arrival-aware row must beat the best classic
+ * one by PAPC_ARRIVAL_MARGIN of its ē. */
+#define PAPC_ARRIVAL_SPREAD_FLOOR 1e-3
+#define PAPC_ARRIVAL_SPREAD_MIN 0.05
+#define PAPC_ARRIVAL_MARGIN 0.05
+
+/* The index of the row to run among c[0..n): base is the size-based
+ * (classic) row's index, spread the largest offset (s).  The least ē among
+ * the classic rows (base on a tie), unless an arrival-aware row's is lower
+ * by the margin.  Returns base when n <= 0 or base is out of range. */
+int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
+                      double spread);
+
+#endif
