@@ -104,10 +104,8 @@ bench=$build/bin/papc-bench
 if [ "$do_cluster" = 1 ] && [ "$(id -u)" != 0 ]; then
   die "the emulated cluster needs root (testbed/run); run as root or drop --cluster"
 fi
-locker=()
 if [ -n "$lock" ]; then
   command -v flock >/dev/null || die "flock not found (util-linux); --lock '' runs without the lock"
-  locker=(flock "$lock")
 fi
 
 [ -n "$out" ] || out=arrival-select-$(date -u +%Y%m%dT%H%MZ)
@@ -118,16 +116,30 @@ log=$out/commands.log
 bench_args=(-a all,auto,auto_classic -m "$sizes" -d "$delays" --mode both
             -i "$iters" -x "$warmup" --compute "$compute")
 
-# Runs a command under the lock and the time limit, logging it and how long
-# it took; returns its status.
+# Runs a command under the lock and the time limit, logging it, how long
+# it waited for the lock and how long it ran; returns its status.
+waited=0
 run() {
-  local t0 rc=0
+  local t0 t1 rc=0 fd
   t0=$(date +%s)
   printf '%q ' "$@" >>"$log"
   echo >>"$log"
-  echo "#   load before: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
-  "${locker[@]}" timeout "$tmo" "$@" </dev/null || rc=$?
-  echo "#   exit $rc after $(( $(date +%s) - t0 )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
+  if [ -n "$lock" ]; then
+    exec {fd}>>"$lock"
+    flock "$fd"
+  fi
+  t1=$(date +%s)
+  waited=$((waited + t1 - t0))
+  echo "#   waited $((t1 - t0)) s for the lock; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
+  if [ -n "$lock" ]; then
+    # the measured command does not inherit the lock's descriptor
+    timeout "$tmo" "$@" </dev/null {fd}>&- || rc=$?
+    flock -u "$fd"
+    exec {fd}>&-
+  else
+    timeout "$tmo" "$@" </dev/null || rc=$?
+  fi
+  echo "#   exit $rc after $(( $(date +%s) - t1 )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
   [ "$rc" = 0 ] || say "exit $rc: $*"
   return "$rc"
 }
@@ -160,15 +172,15 @@ platform() {
     t0=$(date +%s)
     "$launcher" "$bench" -c "$coll" "${bench_args[@]}" --csv "$dir/$coll.csv" \
         >"$dir/$coll.txt" 2>"$dir/$coll.err" || failures=$((failures + 1))
-    say "$name: $coll took $(( $(date +%s) - t0 )) s"
+    say "$name: $coll took $(( $(date +%s) - t0 )) s (lock waits so far: $waited s)"
   done
 }
 
 [ "$do_shm" = 0 ] || platform shm launch_shm
 [ "$do_cluster" = 0 ] || platform cluster launch_cluster
 
-echo "# whole run $(( $(date +%s) - start )) s, $failures failed" >>"$log"
-say "runs done in $(( $(date +%s) - start )) s, $failures failed; data in $out"
+echo "# whole run $(( $(date +%s) - start )) s, of which $waited s waiting for the lock; $failures failed" >>"$log"
+say "runs done in $(( $(date +%s) - start )) s ($waited s of it waiting for the lock), $failures failed; data in $out"
 if [ "$report" = 1 ]; then
   "$build/bin/papc-report" arrival-select "$out" | tee "$out/report.txt" \
     || failures=$((failures + 1))
