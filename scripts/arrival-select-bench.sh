@@ -36,7 +36,8 @@
 #   -m LIST           sizes in floats (default 256Ki,2Mi)
 #   -d LIST           maximum delays in ms (default 0,10,50,200)
 #   -i N              measured iterations (default 10)
-#   -x N              warm-up iterations (default 2)
+#   -x N              warm-up iterations (default 1: the first call of a
+#                     setting decides from the previous setting's arrivals)
 #   --compute MS      compute phase without delay (default 100)
 #   -P N              shared-memory processes (default 8)
 #   --hosts N         cluster hosts, one rank each (default 8)
@@ -96,7 +97,7 @@ done
 if [ "$quick" = 1 ]; then
   : "${sizes:=256Ki}" "${delays:=0,50}" "${iters:=3}" "${warmup:=1}" "${compute:=50}"
 fi
-: "${sizes:=256Ki,2Mi}" "${delays:=0,10,50,200}" "${iters:=10}" "${warmup:=2}" "${compute:=100}"
+: "${sizes:=256Ki,2Mi}" "${delays:=0,10,50,200}" "${iters:=10}" "${warmup:=1}" "${compute:=100}"
 
 build=$(cd "$build" && pwd) || die "no build directory $build"
 bench=$build/bin/papc-bench
