@@ -10,14 +10,20 @@
 # off), at 256 Ki and 2 Mi floats, one-late and rand-late, maximum delays
 # 0, 10, 50 and 200 ms, P = 8: on shared memory (mpirun) and, with
 # --cluster, on testbed/'s emulated 8-host 1 Gbit/s cluster (one rank per
-# host; needs root).  Every measurement holds the lock file (flock), so
-# only one timing runs on the machine at a time.  Then
+# host; needs root).  Then, per collective, the balanced runs: delay 0
+# only (where one-late and rand-late are the same experiment), native,
+# auto and auto_classic only, many more iterations, so that "auto within
+# 3 % of auto_classic" can be told from noise (a 10-iteration mean of one
+# setting is noisier than that here).  Every measurement holds the lock
+# file (flock), so only one timing runs on the machine at a time.  Then
 # `papc-report arrival-select DIR` prints the per-setting table and the
 # goals (DIR/report.txt).
 #
 # Results: DIR/<platform>/<coll>.csv (papc-bench --csv), .txt (its tables),
-# .err (its progress); DIR/<platform>/figures/ (papc-report bench);
-# DIR/report.txt; DIR/commands.log (every command, load, duration).
+# .err (its progress); DIR/<platform>/balanced/<coll>.* the same for the
+# balanced runs; DIR/<platform>/figures/ (papc-report bench);
+# DIR/report.txt; DIR/commands.log (every command, its wait for the lock,
+# load, duration).
 #
 # Durations (this 2-core VM, nothing else running; see --help of the
 # numbers' source in docs/performance.md when the lead has run it):
@@ -29,7 +35,8 @@
 #   --cluster         also the emulated cluster (after shared memory)
 #   --cluster-only    only the emulated cluster
 #   --quick           a smoke run: 256Ki only, delays 0 and 50 ms, 3
-#                     measured iterations after 1 warm-up, 50 ms compute
+#                     measured iterations after 1 warm-up, 50 ms compute;
+#                     balanced runs of 6 iterations
 #   -o DIR            results (default arrival-select-<UTC date>)
 #   -b DIR            build directory with bin/ (default build)
 #   -c LIST           collectives (default gather,scatter,reduce,allreduce)
@@ -39,6 +46,8 @@
 #   -x N              warm-up iterations (default 1: the first call of a
 #                     setting decides from the previous setting's arrivals)
 #   --compute MS      compute phase without delay (default 100)
+#   --balanced-iterations N   measured iterations of the balanced runs
+#                     (default 40; 0 = no balanced runs)
 #   -P N              shared-memory processes (default 8)
 #   --hosts N         cluster hosts, one rank each (default 8)
 #   --lock FILE       lock held around each measurement (default
@@ -61,6 +70,7 @@ delays=""
 iters=""
 warmup=""
 compute=""
+bal_iters=""
 procs=8
 hosts=8
 lock=""
@@ -83,6 +93,7 @@ while [ $# -gt 0 ]; do
     -i) iters=$2; shift 2 ;;
     -x) warmup=$2; shift 2 ;;
     --compute) compute=$2; shift 2 ;;
+    --balanced-iterations) bal_iters=$2; shift 2 ;;
     -P) procs=$2; shift 2 ;;
     --hosts) hosts=$2; shift 2 ;;
     --lock) lock=$2; shift 2 ;;
@@ -91,13 +102,13 @@ while [ $# -gt 0 ]; do
     *) die "unknown option $1 (try --help)" ;;
   esac
 done
-for v in "$iters" "$warmup" "$procs" "$hosts"; do
-  case $v in *[!0-9]*) die "-i, -x, -P and --hosts need whole numbers" ;; esac
+for v in "$iters" "$warmup" "$procs" "$hosts" "$bal_iters"; do
+  case $v in *[!0-9]*) die "-i, -x, -P, --hosts and --balanced-iterations need whole numbers" ;; esac
 done
 if [ "$quick" = 1 ]; then
-  : "${sizes:=256Ki}" "${delays:=0,50}" "${iters:=3}" "${warmup:=1}" "${compute:=50}"
+  : "${sizes:=256Ki}" "${delays:=0,50}" "${iters:=3}" "${warmup:=1}" "${compute:=50}" "${bal_iters:=6}"
 fi
-: "${sizes:=256Ki,2Mi}" "${delays:=0,10,50,200}" "${iters:=10}" "${warmup:=1}" "${compute:=100}"
+: "${sizes:=256Ki,2Mi}" "${delays:=0,10,50,200}" "${iters:=10}" "${warmup:=1}" "${compute:=100}" "${bal_iters:=40}"
 
 build=$(cd "$build" && pwd) || die "no build directory $build"
 bench=$build/bin/papc-bench
@@ -116,6 +127,8 @@ log=$out/commands.log
 
 bench_args=(-a all,auto,auto_classic -m "$sizes" -d "$delays" --mode both
             -i "$iters" -x "$warmup" --compute "$compute")
+balanced_args=(-a native,auto,auto_classic -m "$sizes" -d 0 --mode rand-late
+               -i "$bal_iters" -x "$warmup" --compute "$compute")
 
 # Runs a command under the lock and the time limit, logging it, how long
 # it waited for the lock and how long it ran; returns its status.
@@ -164,7 +177,8 @@ launch_cluster() {
 start=$(date +%s)
 failures=0
 
-# One papc-bench run per collective, so a failure costs one file.
+# One papc-bench run per collective, so a failure costs one file; then the
+# balanced runs.
 platform() {
   local name=$1 launcher=$2 dir=$out/$1 coll t0
   mkdir -p "$dir"
@@ -174,6 +188,16 @@ platform() {
     "$launcher" "$bench" -c "$coll" "${bench_args[@]}" --csv "$dir/$coll.csv" \
         >"$dir/$coll.txt" 2>"$dir/$coll.err" || failures=$((failures + 1))
     say "$name: $coll took $(( $(date +%s) - t0 )) s (lock waits so far: $waited s)"
+  done
+  [ "$bal_iters" -gt 0 ] || return 0
+  mkdir -p "$dir/balanced"
+  for coll in ${colls//,/ }; do
+    say "$name: $coll, balanced runs ($(( $(date +%s) - start )) s so far) ..."
+    t0=$(date +%s)
+    "$launcher" "$bench" -c "$coll" "${balanced_args[@]}" \
+        --csv "$dir/balanced/$coll.csv" >"$dir/balanced/$coll.txt" \
+        2>"$dir/balanced/$coll.err" || failures=$((failures + 1))
+    say "$name: $coll, balanced runs took $(( $(date +%s) - t0 )) s"
   done
 }
 
