@@ -48,6 +48,7 @@
 #   --compute MS      compute phase without delay (default 100)
 #   --balanced-iterations N   measured iterations of the balanced runs
 #                     (default 40; 0 = no balanced runs)
+#   --balanced-only   only the balanced runs (into an existing DIR, say)
 #   -P N              shared-memory processes (default 8)
 #   --hosts N         cluster hosts, one rank each (default 8)
 #   --lock FILE       lock held around each measurement (default
@@ -71,6 +72,7 @@ iters=""
 warmup=""
 compute=""
 bal_iters=""
+main_runs=1
 procs=8
 hosts=8
 lock=""
@@ -94,6 +96,7 @@ while [ $# -gt 0 ]; do
     -x) warmup=$2; shift 2 ;;
     --compute) compute=$2; shift 2 ;;
     --balanced-iterations) bal_iters=$2; shift 2 ;;
+    --balanced-only) main_runs=0; shift ;;
     -P) procs=$2; shift 2 ;;
     --hosts) hosts=$2; shift 2 ;;
     --lock) lock=$2; shift 2 ;;
@@ -109,6 +112,7 @@ if [ "$quick" = 1 ]; then
   : "${sizes:=256Ki}" "${delays:=0,50}" "${iters:=3}" "${warmup:=1}" "${compute:=50}" "${bal_iters:=6}"
 fi
 : "${sizes:=256Ki,2Mi}" "${delays:=0,10,50,200}" "${iters:=10}" "${warmup:=1}" "${compute:=100}" "${bal_iters:=40}"
+[ "$main_runs" = 1 ] || [ "$bal_iters" -gt 0 ] || die "--balanced-only with --balanced-iterations 0 runs nothing"
 
 build=$(cd "$build" && pwd) || die "no build directory $build"
 bench=$build/bin/papc-bench
@@ -183,6 +187,7 @@ platform() {
   local name=$1 launcher=$2 dir=$out/$1 coll t0
   mkdir -p "$dir"
   for coll in ${colls//,/ }; do
+    [ "$main_runs" = 1 ] || break
     say "$name: $coll ($(( $(date +%s) - start )) s so far) ..."
     t0=$(date +%s)
     "$launcher" "$bench" -c "$coll" "${bench_args[@]}" --csv "$dir/$coll.csv" \
