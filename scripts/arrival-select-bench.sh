@@ -53,6 +53,8 @@
 #   --hosts N         cluster hosts, one rank each (default 8)
 #   --lock FILE       lock held around each measurement (default
 #                     /work/TESTBED.lock when /work exists; "" = none)
+#   --wait-for FILE   before each run, wait while FILE exists (a
+#                     "machine busy" flag of whoever else measures)
 #   --no-report       skip papc-report
 # Environment: TIMEOUT (seconds per papc-bench run, default 3600),
 # MPIRUN_ARGS (extra mpirun arguments on shared memory), PAPC_* variables
@@ -78,6 +80,7 @@ hosts=8
 lock=""
 [ ! -d /work ] || lock=/work/TESTBED.lock
 report=1
+busy_flag=""
 tmo=${TIMEOUT:-3600}
 
 die() { echo "arrival-select-bench: $*" >&2; exit 1; }
@@ -101,6 +104,7 @@ while [ $# -gt 0 ]; do
     --hosts) hosts=$2; shift 2 ;;
     --lock) lock=$2; shift 2 ;;
     --no-report) report=0; shift ;;
+    --wait-for) busy_flag=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option $1 (try --help)" ;;
   esac
@@ -142,13 +146,14 @@ run() {
   t0=$(date +%s)
   printf '%q ' "$@" >>"$log"
   echo >>"$log"
+  while [ -n "$busy_flag" ] && [ -e "$busy_flag" ]; do sleep 20; done
   if [ -n "$lock" ]; then
     exec {fd}>>"$lock"
     flock "$fd"
   fi
   t1=$(date +%s)
   waited=$((waited + t1 - t0))
-  echo "#   waited $((t1 - t0)) s for the lock; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
+  echo "#   waited $((t1 - t0)) s for the lock (and --wait-for); load before: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
   if [ -n "$lock" ]; then
     # the measured command does not inherit the lock's descriptor
     timeout "$tmo" "$@" </dev/null {fd}>&- || rc=$?
