@@ -10,14 +10,20 @@
 # off), at 256 Ki and 2 Mi floats, one-late and rand-late, maximum delays
 # 0, 10, 50 and 200 ms, P = 8: on shared memory (mpirun) and, with
 # --cluster, on testbed/'s emulated 8-host 1 Gbit/s cluster (one rank per
-# host; needs root).  Every measurement holds the lock file (flock), so
-# only one timing runs on the machine at a time.  Then
+# host; needs root).  Then, per collective, the balanced runs: delay 0
+# only (where one-late and rand-late are the same experiment), native,
+# auto and auto_classic only, many more iterations, so that "auto within
+# 3 % of auto_classic" can be told from noise (a 10-iteration mean of one
+# setting is noisier than that here).  Every measurement holds the lock
+# file (flock), so only one timing runs on the machine at a time.  Then
 # `papc-report arrival-select DIR` prints the per-setting table and the
 # goals (DIR/report.txt).
 #
 # Results: DIR/<platform>/<coll>.csv (papc-bench --csv), .txt (its tables),
-# .err (its progress); DIR/<platform>/figures/ (papc-report bench);
-# DIR/report.txt; DIR/commands.log (every command, load, duration).
+# .err (its progress); DIR/<platform>/balanced/<coll>.* the same for the
+# balanced runs; DIR/<platform>/figures/ (papc-report bench);
+# DIR/report.txt; DIR/commands.log (every command, its wait for the lock,
+# load, duration).
 #
 # Durations (this 2-core VM, nothing else running; see --help of the
 # numbers' source in docs/performance.md when the lead has run it):
@@ -29,19 +35,26 @@
 #   --cluster         also the emulated cluster (after shared memory)
 #   --cluster-only    only the emulated cluster
 #   --quick           a smoke run: 256Ki only, delays 0 and 50 ms, 3
-#                     measured iterations after 1 warm-up, 50 ms compute
+#                     measured iterations after 1 warm-up, 50 ms compute;
+#                     balanced runs of 6 iterations
 #   -o DIR            results (default arrival-select-<UTC date>)
 #   -b DIR            build directory with bin/ (default build)
 #   -c LIST           collectives (default gather,scatter,reduce,allreduce)
 #   -m LIST           sizes in floats (default 256Ki,2Mi)
 #   -d LIST           maximum delays in ms (default 0,10,50,200)
 #   -i N              measured iterations (default 10)
-#   -x N              warm-up iterations (default 2)
+#   -x N              warm-up iterations (default 1: the first call of a
+#                     setting decides from the previous setting's arrivals)
 #   --compute MS      compute phase without delay (default 100)
+#   --balanced-iterations N   measured iterations of the balanced runs
+#                     (default 40; 0 = no balanced runs)
+#   --balanced-only   only the balanced runs (into an existing DIR, say)
 #   -P N              shared-memory processes (default 8)
 #   --hosts N         cluster hosts, one rank each (default 8)
 #   --lock FILE       lock held around each measurement (default
 #                     /work/TESTBED.lock when /work exists; "" = none)
+#   --wait-for FILE   before each run, wait while FILE exists (a
+#                     "machine busy" flag of whoever else measures)
 #   --no-report       skip papc-report
 # Environment: TIMEOUT (seconds per papc-bench run, default 3600),
 # MPIRUN_ARGS (extra mpirun arguments on shared memory), PAPC_* variables
@@ -60,11 +73,14 @@ delays=""
 iters=""
 warmup=""
 compute=""
+bal_iters=""
+main_runs=1
 procs=8
 hosts=8
 lock=""
 [ ! -d /work ] || lock=/work/TESTBED.lock
 report=1
+busy_flag=""
 tmo=${TIMEOUT:-3600}
 
 die() { echo "arrival-select-bench: $*" >&2; exit 1; }
@@ -82,21 +98,25 @@ while [ $# -gt 0 ]; do
     -i) iters=$2; shift 2 ;;
     -x) warmup=$2; shift 2 ;;
     --compute) compute=$2; shift 2 ;;
+    --balanced-iterations) bal_iters=$2; shift 2 ;;
+    --balanced-only) main_runs=0; shift ;;
     -P) procs=$2; shift 2 ;;
     --hosts) hosts=$2; shift 2 ;;
     --lock) lock=$2; shift 2 ;;
     --no-report) report=0; shift ;;
+    --wait-for) busy_flag=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option $1 (try --help)" ;;
   esac
 done
-for v in "$iters" "$warmup" "$procs" "$hosts"; do
-  case $v in *[!0-9]*) die "-i, -x, -P and --hosts need whole numbers" ;; esac
+for v in "$iters" "$warmup" "$procs" "$hosts" "$bal_iters"; do
+  case $v in *[!0-9]*) die "-i, -x, -P, --hosts and --balanced-iterations need whole numbers" ;; esac
 done
 if [ "$quick" = 1 ]; then
-  : "${sizes:=256Ki}" "${delays:=0,50}" "${iters:=3}" "${warmup:=1}" "${compute:=50}"
+  : "${sizes:=256Ki}" "${delays:=0,50}" "${iters:=3}" "${warmup:=1}" "${compute:=50}" "${bal_iters:=6}"
 fi
-: "${sizes:=256Ki,2Mi}" "${delays:=0,10,50,200}" "${iters:=10}" "${warmup:=2}" "${compute:=100}"
+: "${sizes:=256Ki,2Mi}" "${delays:=0,10,50,200}" "${iters:=10}" "${warmup:=1}" "${compute:=100}" "${bal_iters:=40}"
+[ "$main_runs" = 1 ] || [ "$bal_iters" -gt 0 ] || die "--balanced-only with --balanced-iterations 0 runs nothing"
 
 build=$(cd "$build" && pwd) || die "no build directory $build"
 bench=$build/bin/papc-bench
@@ -104,10 +124,8 @@ bench=$build/bin/papc-bench
 if [ "$do_cluster" = 1 ] && [ "$(id -u)" != 0 ]; then
   die "the emulated cluster needs root (testbed/run); run as root or drop --cluster"
 fi
-locker=()
 if [ -n "$lock" ]; then
   command -v flock >/dev/null || die "flock not found (util-linux); --lock '' runs without the lock"
-  locker=(flock "$lock")
 fi
 
 [ -n "$out" ] || out=arrival-select-$(date -u +%Y%m%dT%H%MZ)
@@ -117,17 +135,34 @@ log=$out/commands.log
 
 bench_args=(-a all,auto,auto_classic -m "$sizes" -d "$delays" --mode both
             -i "$iters" -x "$warmup" --compute "$compute")
+balanced_args=(-a native,auto,auto_classic -m "$sizes" -d 0 --mode rand-late
+               -i "$bal_iters" -x "$warmup" --compute "$compute")
 
-# Runs a command under the lock and the time limit, logging it and how long
-# it took; returns its status.
+# Runs a command under the lock and the time limit, logging it, how long
+# it waited for the lock and how long it ran; returns its status.
+waited=0
 run() {
-  local t0 rc=0
+  local t0 t1 rc=0 fd
   t0=$(date +%s)
   printf '%q ' "$@" >>"$log"
   echo >>"$log"
-  echo "#   load before: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
-  "${locker[@]}" timeout "$tmo" "$@" </dev/null || rc=$?
-  echo "#   exit $rc after $(( $(date +%s) - t0 )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
+  while [ -n "$busy_flag" ] && [ -e "$busy_flag" ]; do sleep 20; done
+  if [ -n "$lock" ]; then
+    exec {fd}>>"$lock"
+    flock "$fd"
+  fi
+  t1=$(date +%s)
+  waited=$((waited + t1 - t0))
+  echo "#   waited $((t1 - t0)) s for the lock (and --wait-for); load before: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
+  if [ -n "$lock" ]; then
+    # the measured command does not inherit the lock's descriptor
+    timeout "$tmo" "$@" </dev/null {fd}>&- || rc=$?
+    flock -u "$fd"
+    exec {fd}>&-
+  else
+    timeout "$tmo" "$@" </dev/null || rc=$?
+  fi
+  echo "#   exit $rc after $(( $(date +%s) - t1 )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"
   [ "$rc" = 0 ] || say "exit $rc: $*"
   return "$rc"
 }
@@ -151,24 +186,36 @@ launch_cluster() {
 start=$(date +%s)
 failures=0
 
-# One papc-bench run per collective, so a failure costs one file.
+# One papc-bench run per collective, so a failure costs one file; then the
+# balanced runs.
 platform() {
   local name=$1 launcher=$2 dir=$out/$1 coll t0
   mkdir -p "$dir"
   for coll in ${colls//,/ }; do
+    [ "$main_runs" = 1 ] || break
     say "$name: $coll ($(( $(date +%s) - start )) s so far) ..."
     t0=$(date +%s)
     "$launcher" "$bench" -c "$coll" "${bench_args[@]}" --csv "$dir/$coll.csv" \
         >"$dir/$coll.txt" 2>"$dir/$coll.err" || failures=$((failures + 1))
-    say "$name: $coll took $(( $(date +%s) - t0 )) s"
+    say "$name: $coll took $(( $(date +%s) - t0 )) s (lock waits so far: $waited s)"
+  done
+  [ "$bal_iters" -gt 0 ] || return 0
+  mkdir -p "$dir/balanced"
+  for coll in ${colls//,/ }; do
+    say "$name: $coll, balanced runs ($(( $(date +%s) - start )) s so far) ..."
+    t0=$(date +%s)
+    "$launcher" "$bench" -c "$coll" "${balanced_args[@]}" \
+        --csv "$dir/balanced/$coll.csv" >"$dir/balanced/$coll.txt" \
+        2>"$dir/balanced/$coll.err" || failures=$((failures + 1))
+    say "$name: $coll, balanced runs took $(( $(date +%s) - t0 )) s"
   done
 }
 
 [ "$do_shm" = 0 ] || platform shm launch_shm
 [ "$do_cluster" = 0 ] || platform cluster launch_cluster
 
-echo "# whole run $(( $(date +%s) - start )) s, $failures failed" >>"$log"
-say "runs done in $(( $(date +%s) - start )) s, $failures failed; data in $out"
+echo "# whole run $(( $(date +%s) - start )) s, of which $waited s waiting for the lock; $failures failed" >>"$log"
+say "runs done in $(( $(date +%s) - start )) s ($waited s of it waiting for the lock), $failures failed; data in $out"
 if [ "$report" = 1 ]; then
   "$build/bin/papc-report" arrival-select "$out" | tee "$out/report.txt" \
     || failures=$((failures + 1))

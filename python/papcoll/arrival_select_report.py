@@ -6,7 +6,10 @@ processes arrive late (issue 15's goals), from papc-bench's CSVs.
 
 DIR is what scripts/arrival-select-bench.sh writes (DIR/shm/gather.csv,
 DIR/cluster/allreduce.csv, ...): every *.csv below it whose header is
-papc-bench's is read, others are named and skipped.  The platform of a
+papc-bench's is read, others are named and skipped.  CSVs below a
+directory named `balanced` (DIR/shm/balanced/gather.csv) are the balanced
+runs: delay 0 with only native, auto and auto_classic and many iterations;
+when present they judge the delay-0 goal and get a table of their own.  The platform of a
 file is `cluster` when papc-bench ran on testbed/'s emulated cluster (its
 `testbed` header line), else `shm`.  A setting is (platform, P, collective,
 size, mode, delay); a later file's row for the same setting and algorithm
@@ -59,6 +62,7 @@ NATIVE_GOAL_DELAY = 50.0
 NATIVE_GOAL_MODE = "rand-late"
 PLATFORM_ORDER = ("shm", "cluster")
 COLL_ORDER = ("gather", "scatter", "reduce", "allreduce")
+BALANCED_DIR = "balanced"
 EPS = 1e-9  # 1.05 x best exactly is within
 
 Setting = namedtuple("Setting", "platform P coll size mode delay rows")
@@ -103,29 +107,39 @@ def platform_of(table):
     return "cluster" if table.meta.get("testbed") else "shm"
 
 
+def is_balanced_run(path):
+    """A CSV of the balanced runs: below a directory named `balanced`."""
+    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
+    return BALANCED_DIR in parts[:-1]
+
+
 def read_settings(paths):
-    """{setting key: Setting} in platform, collective, size, mode, delay
-    order, the tables read and the files skipped."""
+    """The settings of the sweep and of the balanced runs, each {setting
+    key: Setting} in platform, collective, size, mode, delay order; the
+    tables read and the files skipped."""
     files, skipped = bench_csvs(paths)
-    tables, merged = [], OrderedDict()
+    tables, merged = [], {False: OrderedDict(), True: OrderedDict()}
     for path in files:
         ts, rows = read_bench_csvs([path])
         tables.extend(ts)
         platform = platform_of(ts[0])
+        group = merged[is_balanced_run(path)]
         for r in rows:
             key = (platform, r["P"], r["coll"], r["size"], r["mode"],
                    r["max_delay_ms"])
-            algs = merged.setdefault(key, OrderedDict())
+            algs = group.setdefault(key, OrderedDict())
             if r["algorithm"] in algs:
                 sys.stderr.write("papc-report: %s %s replaced by %s's row\n"
                                  % (describe(key), r["algorithm"], path))
             algs[r["algorithm"]] = r
-    order = sorted(merged, key=lambda k: (
-        PLATFORM_ORDER.index(k[0]) if k[0] in PLATFORM_ORDER else 9, k[0],
-        k[1], COLL_ORDER.index(k[2]) if k[2] in COLL_ORDER else 9, k[2],
-        k[3], sort_key_mode(k[4]), k[5]))
-    settings = OrderedDict((k, Setting(*(k + (merged[k],)))) for k in order)
-    return settings, tables, skipped
+
+    def ordered(group):
+        order = sorted(group, key=lambda k: (
+            PLATFORM_ORDER.index(k[0]) if k[0] in PLATFORM_ORDER else 9,
+            k[0], k[1], COLL_ORDER.index(k[2]) if k[2] in COLL_ORDER else 9,
+            k[2], k[3], sort_key_mode(k[4]), k[5]))
+        return OrderedDict((k, Setting(*(k + (group[k],)))) for k in order)
+    return ordered(merged[False]), ordered(merged[True]), tables, skipped
 
 
 def describe(key):
@@ -211,9 +225,10 @@ def fmt_ratio_error(a, b, measure):
     return fmt_ratio(r) + ("" if se is None else " \u00b1 %.3f" % se)
 
 
-def goals(results):
+def goals(results, balanced_runs=None):
     """The goals of one platform's results: a list of (text, met) with met
-    True, False or None (no verdict)."""
+    True, False or None (no verdict).  balanced_runs: the results of the
+    balanced runs, which judge the delay-0 goal when given."""
     out = []
     late = [a for a in results if a.setting.delay > 0]
     judged = [a for a in late if a.auto_best is not None]
@@ -240,7 +255,8 @@ def goals(results):
     else:
         out.append(("delays > 0: no setting with auto and a best algorithm",
                     None))
-    balanced = [a for a in results if a.setting.delay == 0 and
+    source = balanced_runs if balanced_runs else results
+    balanced = [a for a in source if a.setting.delay == 0 and
                 a.auto_classic is not None]
     if balanced:
         ok = [a for a in balanced if a.auto_classic <= WITHIN_CLASSIC + EPS]
@@ -249,11 +265,12 @@ def goals(results):
         clear = [a for a in balanced if significant(
             a.setting.rows["auto"], a.setting.rows["auto_classic"],
             a.measure, WITHIN_CLASSIC)]
-        out.append(("delay 0: auto / auto_classic geometric mean %s over %d "
-                    "settings (goal <= %.2f), %d settings beyond %.2f by "
+        out.append(("delay 0%s: auto / auto_classic geometric mean %s over "
+                    "%d settings (goal <= %.2f), %d settings beyond %.2f by "
                     "more than 2 standard errors (goal: none); within "
                     "%d %% in %d of %d, worst %.3f (%s)"
-                    % (fmt_ratio(gmean) + ("" if gerr is None else
+                    % (" (the balanced runs)" if balanced_runs else "",
+                       fmt_ratio(gmean) + ("" if gerr is None else
                                            " \u00b1 %.3f" % gerr),
                        len(balanced), WITHIN_CLASSIC, len(clear),
                        WITHIN_CLASSIC, round((WITHIN_CLASSIC - 1) * 100),
@@ -334,7 +351,26 @@ def setting_table(results, measure):
     return out
 
 
-def report_text(per_platform, tables, skipped, measure, no_auto=0):
+def balanced_table(results, measure):
+    m = MEASURE_NAME[measure]
+    out = ["| coll | size | iterations | auto %s | auto_classic %s | "
+           "auto/auto_classic | auto/native | auto ran | auto_classic ran |"
+           % (m, m), "|---|---:|---:|---:|---:|---:|---:|---|---|"]
+    for a in results:
+        s, rows = a.setting, a.setting.rows
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            s.coll, fmt_floats(s.size), rows["auto"]["iterations"],
+            fmt_ms(a.auto_v), fmt_ms(value(rows.get("auto_classic"),
+                                           measure)),
+            fmt_ratio_error(rows["auto"], rows["auto_classic"], measure)
+            if "auto_classic" in rows else "-", fmt_ratio(a.auto_native),
+            a.ran, a.ran_classic))
+    return out
+
+
+def report_text(per_platform, tables, skipped, measure, no_auto=0,
+                balanced=None):
+    balanced = balanced or {}
     m = MEASURE_NAME[measure]
     out = ["# Arrival-aware selection: the plain call against the best "
            "algorithm (papc-report arrival-select)", ""]
@@ -360,9 +396,18 @@ def report_text(per_platform, tables, skipped, measure, no_auto=0):
         out.append("")
         out.extend(setting_table(results, measure))
         out.append("")
+        runs = balanced.get((platform, P))
+        if runs:
+            out.append("Balanced runs (%s, P = %s: delay 0, where one-late "
+                       "and rand-late are the same; only native, auto and "
+                       "auto_classic, so more iterations; ratio \u00b1 its "
+                       "standard error):" % (platform, P))
+            out.append("")
+            out.extend(balanced_table(runs, measure))
+            out.append("")
         out.append("Goals (%s, P = %s):" % (platform, P))
         out.append("")
-        for text, met in goals(results):
+        for text, met in goals(results, runs):
             indent = "  " if text.startswith("miss") else ""
             out.append("%s- %s%s" % (indent, text, verdict(met)))
         out.append("")
@@ -396,17 +441,22 @@ def add_arguments(p):
 
 
 def run(args):
-    settings, tables, skipped = read_settings(args.inputs)
+    settings, balanced, tables, skipped = read_settings(args.inputs)
     for path in skipped:
         sys.stderr.write("papc-report: %s is not a papc-bench CSV: skipped\n"
                          % path)
     per = analyse_all(settings, args.measure)
+    runs = analyse_all(balanced, args.measure)
+    for key in runs:
+        if key not in per:
+            sys.stderr.write("papc-report: balanced runs of %s P=%s without "
+                             "the sweep's: not reported\n" % key)
     if not per:
         raise ReportError("no setting with an auto row: run papc-bench "
                           "with -a ...,auto,auto_classic "
                           "(scripts/arrival-select-bench.sh does)")
     no_auto = sum(1 for st in settings.values() if "auto" not in st.rows)
-    text = report_text(per, tables, skipped, args.measure, no_auto)
+    text = report_text(per, tables, skipped, args.measure, no_auto, runs)
     sys.stdout.write(text)
     if args.markdown:
         try:
@@ -415,8 +465,8 @@ def run(args):
         except OSError as exc:
             raise ReportError("cannot write %s: %s" % (args.markdown,
                                                        exc.strerror))
-    missed = [text for results in per.values()
-              for text, met in goals(results) if met is False]
+    missed = [text for key, results in per.items()
+              for text, met in goals(results, runs.get(key)) if met is False]
     if args.strict and missed:
         sys.stderr.write("papc-report: %d goal(s) not met\n" % len(missed))
         return 1

@@ -61,8 +61,8 @@ ABBREV = {
     "pre_reduced_ring_published": "PRR-paper",
 }
 NATIVE_CALL = {"gather": "MPI_Gather", "scatter": "MPI_Scatter",
-               "allreduce": "MPI_Allreduce"}
-COLL_ORDER = ("gather", "scatter", "allreduce")
+               "reduce": "MPI_Reduce", "allreduce": "MPI_Allreduce"}
+COLL_ORDER = ("gather", "scatter", "reduce", "allreduce")
 MODE_ORDER = ("one-late", "rand-late")
 # classic algorithms grey-blue-ish, the arrival-aware ones in strong colours;
 # one colour per algorithm name across all figures
