@@ -25,11 +25,16 @@
 # DIR/report.txt; DIR/commands.log (every command, its wait for the lock,
 # load, duration).
 #
-# Durations (this 2-core VM, nothing else running; see --help of the
-# numbers' source in docs/performance.md when the lead has run it):
-#   shared memory, default iterations:  about 29 min
-#   cluster, default iterations:        about 38 min
-#   --quick on shared memory:           about 2 min
+# Durations on the 2-core development VM (Open MPI 4.1.4, load 3-9 from
+# other work; waits for the lock not counted, commands.log has each run's),
+# about proportional to -i + -x:
+#   cluster, defaults (-i 10 -x 1): about 37 min: main runs gather 368 s and
+#     scatter 370 s (measured), reduce about 470 s and allreduce about
+#     750 s (measured at -i 6 -x 2: 337 s, 544 s; scaled); balanced runs
+#     218 s (measured: 40, 42, 66, 70 s);
+#   shared memory, defaults: about 22 min: main runs about 1270 s (measured
+#     at -i 5 -x 1: 159, 158, 155, 219 s; scaled), balanced runs 64 s;
+#   --quick: shared memory about 1.5 min, cluster about 2 min.
 #
 # Usage: scripts/arrival-select-bench.sh [--cluster] [--quick] [options]
 #   --cluster         also the emulated cluster (after shared memory)
