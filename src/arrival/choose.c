@@ -37,8 +37,13 @@
  * arriving on time.  A spread below 5 % of the classic row's t0, or below
  * 1 ms, keeps the classic row: nothing to gain, and the decisions' arrival
  * times err by 0.2-0.6 ms (docs/arrival.md, papc-predict), so a smaller
- * spread is noise, not a pattern; an
- * arrival-aware row must beat the best classic one by PAPC_ARRIVAL_MARGIN (5 %; the rule: papc_arrival_pick).
+ * spread is noise, not a pattern; an arrival-aware row must beat the best
+ * classic one by PAPC_ARRIVAL_MARGIN (5 %).  The rule itself is
+ * papc_arrival_pick (src/model/arrival_model.c).
+ *
+ * Rooms: core/dispatch.c calls papc_arrival_plain (declared in core.h) as
+ * it calls the algorithm tables of src/coll/, which reach src/arrival/ in
+ * the same way; this file holds what needs the monitor's state.
  */
 #include <math.h>
 #include <stdio.h>
@@ -52,17 +57,6 @@
 static int weighed(papc_collective coll) {
     return coll == PAPC_GATHER || coll == PAPC_SCATTER ||
            coll == PAPC_REDUCE || coll == PAPC_ALLREDUCE;
-}
-
-/* Bytes of a block (gather, scatter) or the vector, from arguments that
- * are significant on every rank (they agree by MPI's signature rules). */
-static size_t model_bytes(const papc_call *c) {
-    int root = c->rank == c->root;
-    if (c->coll == PAPC_GATHER && root)
-        return (size_t)c->recvcount * papc_type_size(c->recvtype);
-    if (c->coll == PAPC_SCATTER && !root)
-        return (size_t)c->recvcount * papc_type_size(c->recvtype);
-    return (size_t)c->sendcount * papc_type_size(c->sendtype);
 }
 
 static int env_is(const char *name, const char *value) {
@@ -96,7 +90,7 @@ static int evaluate(papc_call *c, const papc_alg_desc *r, size_t seg0,
     if (!papc_select_predict(c, r, seg0, p2p, papc_mon.gamma, &p)) return 0;
     papc_arrival_case k = {
         papc_collective_name(c->coll), r->info.name, c->size,
-        c->coll == PAPC_ALLREDUCE ? 0 : c->root, (double)model_bytes(c),
+        c->coll == PAPC_ALLREDUCE ? 0 : c->root, (double)papc_call_bytes(c),
         (double)p.segsize, offset, p.seconds, p.alpha, p.beta, p.gamma_op,
         bg};
     double e = papc_arrival_model_mean(&k);
@@ -122,7 +116,7 @@ static void say(const papc_call *c, const candidate *won,
     last[c->coll] = won->row->info.name;
     fprintf(stderr, "papcoll: %s P=%d %zu B, predicted arrival spread "
             "%.3g ms: %s (predicted %.3g ms in the call; %s %.3g ms)\n",
-            papc_collective_name(c->coll), c->size, model_bytes(c),
+            papc_collective_name(c->coll), c->size, papc_call_bytes(c),
             spread * 1e3, won->row->info.name, won->mean * 1e3,
             classic->row->info.name, classic->mean * 1e3);
 }
@@ -181,7 +175,7 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     *handled = 0;
     if (!papc_get_arrival_selection() || !weighed(c->coll) || c->size < 2)
         return MPI_SUCCESS;
-    if (model_bytes(c) < papc_env_size("PAPC_ARRIVAL_MIN_BYTES",
+    if (papc_call_bytes(c) < papc_env_size("PAPC_ARRIVAL_MIN_BYTES",
                                        ARRIVAL_MIN_BYTES))
         return MPI_SUCCESS;
     int yes = 0;

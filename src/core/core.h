@@ -84,6 +84,10 @@ int papc_dispatch(papc_call *c, const char *explicit_name);
 /* The plain call's choice (select.c): by the profile's cost models, else
  * the fixed rules; may set c->segsize (unless PAPC_SEGSIZE is set). */
 const papc_alg_desc *papc_select(papc_call *c);
+/* Bytes of a call as the models count them: gather/scatter one rank's
+ * block, bcast/reduce/allreduce the vector (the same on every rank by MPI's
+ * signature rules); 0 for gatherv/scatterv. */
+size_t papc_call_bytes(const papc_call *c);
 
 /* A row's balanced prediction for the arrival-aware choice. */
 typedef struct papc_row_prediction {

@@ -367,9 +367,7 @@ static void cache_put(uint64_t key, int row, int seg) {
 
 /* ---- the call's choice ---- */
 
-/* Bytes each process contributes (the same on every rank by MPI's
- * signature rules). */
-static size_t call_bytes(const papc_call *c) {
+size_t papc_call_bytes(const papc_call *c) {
     switch (c->coll) {
     case PAPC_GATHER:
         return c->rank == c->root
@@ -435,7 +433,7 @@ static int use_model(papc_call *c, unsigned gen) {
 }
 
 const papc_alg_desc *papc_select(papc_call *c) {
-    size_t bytes = call_bytes(c);
+    size_t bytes = papc_call_bytes(c);
     if (!sized_collective(c->coll)) return fixed_row(c, bytes);
     unsigned gen = atomic_load_explicit(&generation, memory_order_acquire);
     int model = use_model(c, gen);
@@ -479,7 +477,7 @@ int papc_select_predict(papc_call *c, const papc_alg_desc *a,
     if ((a->info.restrictions & PAPC_RESTRICT_COMMUTATIVE) && !c->commutative)
         return 0;
     unsigned gen = atomic_load_explicit(&generation, memory_order_acquire);
-    size_t bytes = class_size(size_class(call_bytes(c)));
+    size_t bytes = class_size(size_class(papc_call_bytes(c)));
     papc_opclass k = c->op == MPI_OP_NULL ? PAPC_OPCLASS_FLOAT
                                           : op_class(c->op, c->sendtype);
     if (use_model(c, gen)) {
