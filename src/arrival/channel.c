@@ -264,6 +264,7 @@ int papc_bg_isend(const papc_call *c, const papc_arrival *a, int dest,
         free(out);
         return papc_mpi_error(rc, "background send");
     }
+    papc_arr_count(STAT_BG, HDR_BYTES + pos);
     *mem = out;
     return MPI_SUCCESS;
 }
@@ -361,6 +362,7 @@ int papc_bg_ctx_send(papc_bg_ctx *ctx, int dest, int kind,
     char *out = new_message(ctx->epoch, kind, hdr, dest, nbytes);
     if (!out) return papc_error(MPI_ERR_NO_MEM, "background message");
     if (nbytes > 0) memcpy(out + HDR_BYTES, bytes, (size_t)nbytes);
+    papc_arr_count(STAT_BG, HDR_BYTES + nbytes);
     return papc_arr_isend(out, HDR_BYTES + nbytes, dest, TAG_BG,
                           papc_mon.data);
 }

@@ -220,6 +220,7 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
         double *copy = malloc((size_t)bytes);
         if (!copy) continue;  /* the receiver would hang: see below */
         memcpy(copy, msg, (size_t)bytes);
+        papc_arr_count(STAT_DECISION, bytes);
         papc_arr_isend(copy, bytes, r, dec_tag(epoch), papc_mon.dec);
     }
     free(msg);
@@ -264,9 +265,11 @@ static int agreed_as_decider(const papc_call *c, int epoch, int *order,
     }
     int nreq = 0, rc = MPI_SUCCESS;
     for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
-        if (r != c->rank)
+        if (r != c->rank) {
+            papc_arr_count(STAT_DECISION, (1 + 2 * n) * (long long)sizeof *msg);
             rc = MPI_Isend(msg, 1 + 2 * n, MPI_DOUBLE, r, dec_tag(epoch),
                            papc_mon.dec, &req[nreq++]);
+        }
     if (rc == MPI_SUCCESS) {
         rc = papc_waitall(nreq, req);  /* an error class already */
     } else {
@@ -490,6 +493,7 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
          * rank's algorithm needs. */
         int wire = c->arrival_view ? PAPC_ORDER_AGREED : (int)need;
         double m[4] = {a->epoch, (double)wire, 0, 0};
+        papc_arr_count(STAT_NOTICE, sizeof m);
         rc = MPI_Send(m, (int)sizeof m, MPI_BYTE, decider, TAG_NOTICE,
                       papc_mon.ctl);
         if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "arrival notice");

@@ -20,6 +20,7 @@
 #define PAPC_ARRIVAL_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include "arrival.h"
 #include "topo/order.h"
 
@@ -36,6 +37,13 @@ enum { PRED_PROGRESS = 0, PRED_HISTORY = 1, PRED_N = 2 };
  * order was formed with, for ranks not there yet: what the algorithm was
  * told, whichever predictor it came from and however late). */
 enum { ERR_DECISION = PRED_N, ERR_N = PRED_N + 1 };
+
+/* What the runtime sends, counted per kind (PAPC_ARRIVAL_STATS, report.c):
+ * estimates (ctl), arrival notices (ctl), agreed decisions (dec),
+ * background messages (data), FINs at shutdown (ctl and data).  The
+ * start-up (agreement, warm-up, model fit) is not counted. */
+enum { STAT_EST = 0, STAT_NOTICE, STAT_DECISION, STAT_BG, STAT_FIN,
+       STAT_N };
 
 /* PAPC_ARRIVAL_FAULT */
 enum { FAULT_NONE = 0, FAULT_REVERSE, FAULT_RANDOM, FAULT_MISSING,
@@ -158,6 +166,11 @@ typedef struct papc_monitor {
                                  (papc_bg_ctx_jobs); zeroed at start */
     double *err_log[ERR_N];   /* [mu] errors for papc_arrival_take_errors */
     int err_log_n[ERR_N], err_log_cap[ERR_N];
+    /* Counters of what this process sent (any thread; C11 atomics, so
+     * they work the same with one thread per rank in simulation); zeroed
+     * at start, read by the report at finalize. */
+    _Atomic long long sent_msgs[STAT_N], sent_bytes[STAT_N];
+    _Atomic long long estimates;  /* estimates made (sent to >= 0 peers) */
 } papc_monitor;
 
 extern papc_monitor papc_mon;
@@ -222,6 +235,9 @@ void papc_arr_log_error(int pred, double err);  /* mu held */
 void papc_arr_free_sites(void);
 
 /* report.c */
+/* Counts one message of bytes of kind (STAT_*) sent by this process. */
+void papc_arr_count(int kind, long long bytes);               /* any */
+void papc_arr_count_reset(void);
 /* The decider's bookkeeping of an epoch (mu held). */
 void papc_arr_rec_open(int epoch, int site);
 void papc_arr_rec_arrival(int rank, int epoch, double t);

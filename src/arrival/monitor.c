@@ -305,6 +305,7 @@ static void send_estimate(const arr_cmd *cmd) {
     pthread_mutex_lock(&papc_mon.mu);
     papc_arr_store_pred(papc_mon.rank, cmd->epoch, cmd->pred, now + rem);
     pthread_mutex_unlock(&papc_mon.mu);
+    atomic_fetch_add_explicit(&papc_mon.estimates, 1, memory_order_relaxed);
     for (int r = 0; r < papc_mon.size; r++) {
         if (r == papc_mon.rank) continue;
         double *m = malloc(4 * sizeof *m);
@@ -313,6 +314,7 @@ static void send_estimate(const arr_cmd *cmd) {
         m[1] = rem;
         m[2] = cmd->pred;
         m[3] = 0;
+        papc_arr_count(STAT_EST, 4 * sizeof *m);
         papc_arr_isend(m, 4 * (int)sizeof *m, r, TAG_EST, papc_mon.ctl);
     }
 }
@@ -322,6 +324,8 @@ static void send_fins(void) {
         if (r == papc_mon.rank) continue;
         double *m = calloc(4, sizeof *m);
         char *d = malloc(1);
+        if (m) papc_arr_count(STAT_FIN, 4 * sizeof *m);
+        if (d) papc_arr_count(STAT_FIN, 0);
         if (m) papc_arr_isend(m, 4 * (int)sizeof *m, r, TAG_FIN, papc_mon.ctl);
         if (d) papc_arr_isend(d, 0, r, TAG_FIN, papc_mon.data);
     }
@@ -622,6 +626,7 @@ static int mon_start(MPI_Comm priv) {
     }
     papc_mon.epoch_next = 0;
     papc_mon.reported_epoch = -1;
+    papc_arr_count_reset();
     papc_mon.t_phase = papc_arr_now();
     papc_mon.t_last_exit = NAN;
     papc_mon.last_site = -1;

@@ -10,6 +10,13 @@
  * rank arrived last, per call whose arrivals were all seen.  At finalize
  * every rank formats its own sites; rank 0 gathers the text and writes it
  * to <file>, plus one CSV line per site to <file>.csv.
+ *
+ * The traffic counters (PAPC_ARRIVAL_STATS=1: on stderr at rank 0; any
+ * other value but 0: the file of that name): what every process sent,
+ * per kind, summed over the ranks at finalize, per arrival-aware call and
+ * the largest per rank -- so the fan-out of the estimates (exchange.c,
+ * "who receives an estimate") can be measured at any P, natively or in
+ * simulation.
  */
 #include <math.h>
 #include <stdio.h>
@@ -106,6 +113,71 @@ void papc_arr_free_recs(void) {
         papc_mon.recs = r->next;
         free(r);
     }
+}
+
+/* ---- traffic counters ---- */
+
+void papc_arr_count(int kind, long long bytes) {
+    if (kind < 0 || kind >= STAT_N) return;
+    atomic_fetch_add_explicit(&papc_mon.sent_msgs[kind], 1,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&papc_mon.sent_bytes[kind], bytes,
+                              memory_order_relaxed);
+}
+
+void papc_arr_count_reset(void) {
+    for (int k = 0; k < STAT_N; k++) {
+        atomic_store(&papc_mon.sent_msgs[k], 0);
+        atomic_store(&papc_mon.sent_bytes[k], 0);
+    }
+    atomic_store(&papc_mon.estimates, 0);
+}
+
+static const char *stat_name[STAT_N] = {"estimate", "notice", "decision",
+                                        "background", "fin"};
+
+/* Sums (and maxima over the ranks) of the counters at rank 0, printed
+ * there.  Collective over comm; rank 0's PAPC_ARRIVAL_STATS decides. */
+static int stats_report(MPI_Comm comm) {
+    const char *where = papc_mon.rank == 0 ? getenv("PAPC_ARRIVAL_STATS")
+                                           : NULL;
+    int want = where && *where && strcmp(where, "0") != 0;
+    PAPC_CHECK(PMPI_Bcast(&want, 1, MPI_INT, 0, comm));
+    if (!want) return MPI_SUCCESS;
+    enum { NV = 2 * STAT_N + 1 };
+    long long mine[NV], sum[NV], max[NV];
+    for (int k = 0; k < STAT_N; k++) {
+        mine[k] = atomic_load(&papc_mon.sent_msgs[k]);
+        mine[STAT_N + k] = atomic_load(&papc_mon.sent_bytes[k]);
+    }
+    mine[2 * STAT_N] = atomic_load(&papc_mon.estimates);
+    PAPC_CHECK(PMPI_Reduce(mine, sum, NV, MPI_LONG_LONG, MPI_SUM, 0, comm));
+    PAPC_CHECK(PMPI_Reduce(mine, max, NV, MPI_LONG_LONG, MPI_MAX, 0, comm));
+    if (papc_mon.rank != 0) return MPI_SUCCESS;
+    FILE *f = strcmp(where, "1") == 0 ? stderr : fopen(where, "w");
+    if (!f)
+        return papc_error(MPI_ERR_FILE, "cannot write PAPC_ARRIVAL_STATS %s",
+                          where);
+    double calls = papc_mon.epoch_next > 0 ? papc_mon.epoch_next : 1;
+    fprintf(f, "papcoll arrival stats: P=%d calls=%d estimates=%lld "
+            "(sent by all ranks; start-up not counted; total without fin)\n",
+            papc_mon.size, papc_mon.epoch_next, sum[2 * STAT_N]);
+    fprintf(f, "%-10s %12s %14s %12s %14s %14s\n", "kind", "messages",
+            "bytes", "msgs/call", "bytes/call", "max_msgs/rank");
+    long long tm = 0, tb = 0;
+    for (int k = 0; k < STAT_N; k++) {
+        fprintf(f, "%-10s %12lld %14lld %12.2f %14.1f %14lld\n",
+                stat_name[k], sum[k], sum[STAT_N + k], sum[k] / calls,
+                sum[STAT_N + k] / calls, max[k]);
+        if (k != STAT_FIN) {
+            tm += sum[k];
+            tb += sum[STAT_N + k];
+        }
+    }
+    fprintf(f, "%-10s %12lld %14lld %12.2f %14.1f %14s\n", "total", tm, tb,
+            tm / calls, tb / calls, "-");
+    if (f != stderr) fclose(f);
+    return MPI_SUCCESS;
 }
 
 /* ---- formatting ---- */
@@ -245,10 +317,13 @@ static int gather_text(const strbuf *b, MPI_Comm comm, char **all, int *len) {
 }
 
 int papc_arr_report(void) {
+    /* A stats file rank 0 cannot write must not skip the collective
+     * steps below: its error is returned at the end. */
+    int stats_rc = stats_report(papc_mon.ctl);
     const char *file = papc_mon.rank == 0 ? getenv("PAPC_REPORT") : NULL;
     int want = file && *file;
     PMPI_Bcast(&want, 1, MPI_INT, 0, papc_mon.ctl);
-    if (!want) return MPI_SUCCESS;
+    if (!want) return stats_rc;
     strbuf txt = {0}, csv = {0};
     format_sites(&txt, &csv);
     char *t = NULL, *c = NULL;
@@ -285,5 +360,5 @@ int papc_arr_report(void) {
     free(c);
     free(txt.s);
     free(csv.s);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : stats_rc;
 }
