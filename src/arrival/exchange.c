@@ -7,10 +7,40 @@
  * arrival-aware call (epoch n) -- from papc_progress, extrapolated as
  * remaining = (t - t0)(1 - f)/f, or from the history predictor at its
  * previous exit -- has its monitor thread send `remaining` (seconds from
- * now) to every peer on ctl.  The receiving monitor stamps its own receive
- * time tr and keeps tr + remaining: a prediction in ITS OWN clock.  No two
- * clocks are ever compared; the error is the message latency (microseconds)
- * plus the monitor's poll delay (<= 1 ms).
+ * now) on ctl to the deciders that call can concern (below).  The
+ * receiving monitor stamps its own receive time tr and keeps
+ * tr + remaining: a prediction in ITS OWN clock.  No two clocks are ever
+ * compared; the error is the message latency (microseconds) plus the
+ * monitor's poll delay (<= 1 ms).
+ *
+ * Who receives an estimate.  Only a decider ever reads predictions: the
+ * orders are formed in papc_arr_form, called by the decider's monitor or
+ * foreground for an AGREED epoch, by the root of a LOCAL call (the root
+ * is the call's decider) and by the BSLS root's handlers
+ * (papc_bg_ctx_order, at the root); the plain call's choice (choose.c)
+ * reads the agreed decisions.  So an estimate goes to the decider(s) of
+ * the call it is about -- which the sender does not know yet, as its next
+ * call has not begun.  It goes to: the decider of the site that followed
+ * the latest one last time (the history predictor's guess of the next
+ * call), then the deciders of this process' latest calls, most recent
+ * first (every rank knows the root of every call it made); with no call
+ * made yet, rank 0 (allreduce's decider, the usual root).  At most
+ * ceil(log2 P) peers (ARR_DEST_MAX at most), never itself.  Per iteration
+ * of a program whose calls have d distinct deciders that is min(d, log P)
+ * messages per estimate, O(P) per report round for a fixed set of sites,
+ * O(P log P) at worst -- until issue 16 every estimate went to all P - 1
+ * peers, O(P^2).  A retraction (papc_processing_start) goes where the
+ * report it retracts went: no arrival-aware call comes between them, so
+ * the lists have not changed.  A decider
+ * that is in none of the lists (the first call at a new root, a root that
+ * changes every call with no repeating sequence) has no prediction for
+ * that rank: it counts as unknown, as a rank that never reports does.
+ * Nothing can hang or diverge from it: who gets an estimate only changes
+ * which predictions a decider holds, i.e. an order, and an order is
+ * either used by its decider alone (LOCAL) or copied from it (AGREED);
+ * an AGREED decision is made at the first notice or the decider's
+ * arrival, whatever estimates came.  PAPC_ESTIMATE_DESTS=all sends every
+ * estimate to every peer as before (to measure the difference).
  *
  * Notices.  At papc_arrival_begin every rank but the decider sends the
  * decider (epoch, need) on ctl; the decider's monitor stamps the arrival
@@ -64,6 +94,58 @@ void papc_arr_store_pred(int rank, int epoch, int pred, double t) {
     if (pred < 0 || pred >= PRED_N) return;
     arr_slot *s = papc_arr_slot(rank, epoch, 1);
     if (s && isnan(s->arrived)) s->pred[pred] = t;
+}
+
+/* ---- who receives an estimate (header comment) ---- */
+
+static int send_to_all(void) {
+    static int all = -1;
+    if (all < 0) {
+        const char *v = getenv("PAPC_ESTIMATE_DESTS");
+        all = v && strcmp(v, "all") == 0;
+    }
+    return all;
+}
+
+/* ceil(log2 size), within [1, ARR_DEST_MAX]. */
+static int dest_cap(int size) {
+    int cap = 0;
+    while ((1 << cap) < size && cap < ARR_DEST_MAX) cap++;
+    return cap < 1 ? 1 : cap;
+}
+
+void papc_arr_note_decider(int site, int decider) {
+    if (site >= 0) papc_mon.sites[site].decider = decider;
+    int i = 0;
+    while (i < papc_mon.nrecent && papc_mon.recent[i] != decider) i++;
+    if (i == ARR_DEST_MAX) i--;           /* full: the oldest goes */
+    else if (i == papc_mon.nrecent) papc_mon.nrecent++;
+    memmove(papc_mon.recent + 1, papc_mon.recent, (size_t)i * sizeof(int));
+    papc_mon.recent[0] = decider;
+}
+
+static void add_dest(int *dest, int *n, int cap, int r) {
+    if (*n >= cap || r < 0 || r >= papc_mon.size || r == papc_mon.rank)
+        return;
+    for (int i = 0; i < *n; i++)
+        if (dest[i] == r) return;
+    dest[(*n)++] = r;
+}
+
+int papc_arr_estimate_dests(int *dest) {
+    int n = 0, size = papc_mon.size;
+    if (send_to_all()) return -1;
+    int cap = dest_cap(size);
+    int last = papc_mon.last_site;
+    if (last >= 0 && last < papc_mon.nsites) {
+        int next = papc_mon.sites[last].next;
+        if (next >= 0 && next < papc_mon.nsites)
+            add_dest(dest, &n, cap, papc_mon.sites[next].decider);
+    }
+    for (int i = 0; i < papc_mon.nrecent; i++)
+        add_dest(dest, &n, cap, papc_mon.recent[i]);
+    if (papc_mon.nrecent == 0) add_dest(dest, &n, cap, 0);
+    return n;
 }
 
 /* The predicted arrival of rank at epoch, NAN when none; *from_progress
@@ -481,6 +563,7 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
     pthread_mutex_lock(&papc_mon.mu);
     a->site = papc_arr_site(c);
     papc_arr_history_arrive(a->site, t);
+    papc_arr_note_decider(a->site, decider);
     if (c->rank == decider) {
         arr_slot *s = papc_arr_slot(c->rank, a->epoch, 1);
         if (s) s->arrived = t;
@@ -532,7 +615,7 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
         pthread_mutex_unlock(&papc_mon.mu);
         papc_arr_mailbox_gc(a->epoch - 4);
         /* Back-to-back calls need no estimate (the notices tell); an
-         * estimate costs P-1 messages. */
+         * estimate costs up to log2 P messages. */
         if (!isnan(rem) && rem >= HISTORY_MIN_SECONDS)
             papc_arr_command(a->epoch + 1, PRED_HISTORY, rem, t);
         a->epoch = -1;  /* ending twice (error path) is harmless */

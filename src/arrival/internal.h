@@ -26,6 +26,8 @@
 
 #define ARR_WINDOW 32        /* epochs of predictions kept per rank */
 #define ARR_MAX_KIND 64
+#define ARR_DEST_MAX 16      /* most peers one estimate goes to
+                                (exchange.c: who receives an estimate) */
 
 /* Message tags on ctl and data. */
 enum { TAG_EST = 1, TAG_NOTICE = 2, TAG_FIN = 3, TAG_BG = 4, TAG_WARM = 5,
@@ -83,11 +85,14 @@ typedef struct send_req {
     void *buf;
 } send_req;
 
-/* A command from the foreground to the thread: send an estimate. */
+/* A command from the foreground to the thread: send an estimate to the
+ * deciders it can concern (papc_arr_estimate_dests). */
 typedef struct arr_cmd {
     int epoch, pred;
     double remaining;        /* seconds from t_cmd */
     double t_cmd;
+    int ndest;               /* -1: every peer */
+    int dest[ARR_DEST_MAX];
 } arr_cmd;
 #define ARR_CMDQ 64
 
@@ -96,6 +101,7 @@ typedef struct arr_cmd {
  * straggler view. */
 typedef struct arr_site {
     int coll, root, size;
+    int decider;             /* [mu] the rank that decides its calls */
     long long bytes;
     /* history [fg] */
     papc_mean compute;       /* robust EWMA of compute time before arriving
@@ -148,6 +154,9 @@ typedef struct papc_monitor {
     double t_phase;           /* [fg] start of the current compute phase */
     double t_last_exit;       /* [fg] NAN before the first call */
     int last_site;            /* [fg] site of the last exit, -1 */
+    int recent[ARR_DEST_MAX]; /* [mu] deciders of this process' latest
+                                 calls, most recent first, distinct */
+    int nrecent;              /* [mu] */
     /* shared */
     arr_slot *slots;          /* [mu] size * ARR_WINDOW */
     arr_decision *decisions;  /* [mu] */
@@ -212,6 +221,12 @@ int papc_arr_isend(void *buf, int bytes, int dest, int tag, MPI_Comm comm);
 void papc_arr_on_ctl(int source, int tag, const double *msg);   /* [th] */
 void papc_arr_store_pred(int rank, int epoch, int pred, double t);  /* mu */
 arr_slot *papc_arr_slot(int rank, int epoch, int create);           /* mu */
+/* At an arrival: site is decided by decider (fg, mu held). */
+void papc_arr_note_decider(int site, int decider);
+/* The peers an estimate of this process' next arrival goes to (fg, mu
+ * held): fills dest[ARR_DEST_MAX], returns how many; -1: every peer
+ * (PAPC_ESTIMATE_DESTS=all). */
+int papc_arr_estimate_dests(int *dest);
 /* Forms the order of epoch e from what this process knows (mu held). */
 void papc_arr_form(int epoch, int *order, double *offset, int *known);
 void papc_arr_free_decisions(void);

@@ -306,7 +306,9 @@ static void send_estimate(const arr_cmd *cmd) {
     papc_arr_store_pred(papc_mon.rank, cmd->epoch, cmd->pred, now + rem);
     pthread_mutex_unlock(&papc_mon.mu);
     atomic_fetch_add_explicit(&papc_mon.estimates, 1, memory_order_relaxed);
-    for (int r = 0; r < papc_mon.size; r++) {
+    int n = cmd->ndest < 0 ? papc_mon.size : cmd->ndest;
+    for (int i = 0; i < n; i++) {
+        int r = cmd->ndest < 0 ? i : cmd->dest[i];
         if (r == papc_mon.rank) continue;
         double *m = malloc(4 * sizeof *m);
         if (!m) return;
@@ -627,6 +629,7 @@ static int mon_start(MPI_Comm priv) {
     papc_mon.epoch_next = 0;
     papc_mon.reported_epoch = -1;
     papc_arr_count_reset();
+    papc_mon.nrecent = 0;
     papc_mon.t_phase = papc_arr_now();
     papc_mon.t_last_exit = NAN;
     papc_mon.last_site = -1;
@@ -710,6 +713,7 @@ void papc_arr_command(int epoch, int pred, double remaining, double t) {
     c->pred = pred;
     c->remaining = remaining;
     c->t_cmd = t;
+    c->ndest = papc_arr_estimate_dests(c->dest);
     pthread_cond_signal(&papc_mon.wake);
     pthread_mutex_unlock(&papc_mon.mu);
 }
