@@ -217,9 +217,10 @@ static void send_fins(void) {
  * waits out a long idle nap. */
 static void thread_nap(double seconds) {
     papc_tr_lock();
-    if (!papc_mon.fg_waiting && !papc_mon.quit && papc_mon.ncmd == 0)
-        papc_tr_wait(PAPC_TR_WAKE, seconds);
+    int idle = !papc_mon.fg_waiting && !papc_mon.quit && papc_mon.ncmd == 0;
+    if (idle) papc_tr_wait(PAPC_TR_WAKE, seconds);
     papc_tr_unlock();
+    if (!idle) papc_tr_pause(seconds < NAP_WAITING ? seconds : NAP_WAITING);
 }
 
 static void thread_main(void) {

@@ -51,6 +51,13 @@ void papc_tr_broadcast(int cond);
 /* Waits until signalled or seconds passed (lock held, released meanwhile). */
 void papc_tr_wait(int cond, double seconds);
 
+/* The monitor's pause when it polls again without waiting (the foreground
+ * waits on it, shutdown, a command queued): nothing on a real system, where
+ * the next poll simply follows; in simulation a loop of polls takes no
+ * simulated time, so it would stop the clock, and with it every transfer
+ * the loop waits for: there it sleeps seconds (at most 20 us there). */
+void papc_tr_pause(double seconds);
+
 /* Seconds, this process' clock (MPI_Wtime / the simulated clock). */
 double papc_tr_now(void);
 

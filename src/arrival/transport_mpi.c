@@ -67,6 +67,8 @@ void papc_tr_wait(int cond, double seconds) {
     pthread_cond_timedwait(&conds[cond], &mu, &ts);
 }
 
+void papc_tr_pause(double seconds) { (void)seconds; }
+
 double papc_tr_now(void) { return MPI_Wtime(); }
 
 /* ---- sends ---- */

@@ -12,7 +12,8 @@
  * is the one asked for (no fallback: the background channel is up).  At
  * the end, at rank 0 (the decider of the root-0 calls): progress estimates
  * were received and their errors (|predicted - actual| arrival, the
- * receiver's clock) are below 1 ms, and the simulated time per iteration.
+ * receiver's clock) are below 2 ms (two monitors' poll delays of at most
+ * 1 ms each), and the simulated time per iteration.
  * Exit status 0 on success; any failure prints FAIL and exits 1.
  *
  *   smpirun -np 16 -platform P.xml -hostfile H ./papc-smpi-smoke [iters]
@@ -133,7 +134,7 @@ int main(int argc, char **argv) {
         if (errs[i] > emax) emax = errs[i];
     if (rank == 0) {
         check(ne > 0, "no progress estimate reached rank 0", -1);
-        check(emax < 1e-3, "progress estimate error above 1 ms", -1);
+        check(emax < 2e-3, "progress estimate error above 2 ms", -1);
     }
     rc = papc_monitor_finalize();
     check(rc == MPI_SUCCESS, "monitor finalize", -1);
