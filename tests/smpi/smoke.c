@@ -13,7 +13,8 @@
  * the end, at rank 0 (the decider of the root-0 calls): progress estimates
  * were received and their errors (|predicted - actual| arrival, the
  * receiver's clock) are below 2 ms (two monitors' poll delays of at most
- * 1 ms each), and the simulated time per iteration.
+ * 1 ms each).  Printed: the simulated time per iteration and each
+ * algorithm's mean time in call over ranks and iterations.
  * Exit status 0 on success; any failure prints FAIL and exits 1.
  *
  *   smpirun -np 16 -platform P.xml -hostfile H ./papc-smpi-smoke [iters]
@@ -27,6 +28,14 @@
 #include "arrival/arrival.h"
 
 static int rank, size, failures;
+
+/* Time in call per algorithm, summed over this rank's iterations (the
+ * papers' e-bar is its mean over ranks and iterations). */
+enum { A_BSLS, A_BSLN, A_SLT, A_PRR, A_CLV, A_N };
+static const char *alg_label[A_N] = {"gather bsls", "scatter bsln",
+                                     "allreduce slt", "allreduce prr",
+                                     "reduce clairvoyant"};
+static double in_call[A_N];
 
 static void check(int ok, const char *what, int it) {
     if (!ok) {
@@ -61,8 +70,10 @@ static void run_gather(int it, int n, int *a, int *b, int *ref) {
     for (int i = 0; i < n; i++) a[i] = rank * 1000 + i + it;
     memset(b, 0xff, (size_t)n * size * sizeof *b);
     compute(it);
+    double t = MPI_Wtime();
     int rc = papc_gather_alg(a, n, MPI_INT, b, n, MPI_INT, root,
                              MPI_COMM_WORLD, "bsls");
+    in_call[A_BSLS] += MPI_Wtime() - t;
     check_alg(rc, PAPC_GATHER, "background_sorted_linear_sync", it);
     MPI_Gather(a, n, MPI_INT, ref, n, MPI_INT, root, MPI_COMM_WORLD);
     if (rank == root)
@@ -74,19 +85,23 @@ static void run_scatter(int it, int n, int *a, int *b, int *ref) {
     int root = (it + 3) % size;
     for (int i = 0; i < n * size; i++) a[i] = i * 3 + it;
     compute(it);
+    double t = MPI_Wtime();
     int rc = papc_scatter_alg(a, n, MPI_INT, b, n, MPI_INT, root,
                               MPI_COMM_WORLD, "bsln");
+    in_call[A_BSLN] += MPI_Wtime() - t;
     check_alg(rc, PAPC_SCATTER, "background_sorted_linear", it);
     MPI_Scatter(a, n, MPI_INT, ref, n, MPI_INT, root, MPI_COMM_WORLD);
     check(!memcmp(b, ref, (size_t)n * sizeof *b), "bsln result", it);
 }
 
 static void run_allreduce(int it, int n, int *a, int *b, int *ref,
-                          const char *alg, const char *name) {
+                          const char *alg, const char *name, int slot) {
     for (int i = 0; i < n; i++) a[i] = (rank + 1) * (i % 97) + it;
     compute(it);
+    double t = MPI_Wtime();
     int rc = papc_allreduce_alg(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
                                 alg);
+    in_call[slot] += MPI_Wtime() - t;
     check_alg(rc, PAPC_ALLREDUCE, name, it);
     MPI_Allreduce(a, ref, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     check(!memcmp(b, ref, (size_t)n * sizeof *b), name, it);
@@ -95,8 +110,10 @@ static void run_allreduce(int it, int n, int *a, int *b, int *ref,
 static void run_reduce(int it, int n, int *a, int *b, int *ref) {
     for (int i = 0; i < n; i++) a[i] = (rank + 2) * (i % 31) - it;
     compute(it);
+    double t = MPI_Wtime();
     int rc = papc_reduce_alg(a, b, n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD,
                              "clairvoyant");
+    in_call[A_CLV] += MPI_Wtime() - t;
     check_alg(rc, PAPC_REDUCE, "clairvoyant", it);
     MPI_Reduce(a, ref, n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
@@ -121,8 +138,10 @@ int main(int argc, char **argv) {
     for (int it = 0; it < iters && !failures; it++) {
         run_gather(it, n, a, b, ref);
         run_scatter(it, n, a, b, ref);
-        run_allreduce(it, n, a, b, ref, "slt", "sorted_linear_tree");
-        run_allreduce(it, n, a, b, ref, "prr", "pre_reduced_ring");
+        run_allreduce(it, n, a, b, ref, "slt", "sorted_linear_tree",
+                      A_SLT);
+        run_allreduce(it, n, a, b, ref, "prr", "pre_reduced_ring",
+                      A_PRR);
         run_reduce(it, n, a, b, ref);
     }
     double t = MPI_Wtime() - t0;
@@ -140,6 +159,12 @@ int main(int argc, char **argv) {
     check(rc == MPI_SUCCESS, "monitor finalize", -1);
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    double sum[A_N];
+    MPI_Reduce(in_call, sum, A_N, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        for (int k = 0; k < A_N; k++)
+            printf("  %-20s mean time in call %.3f ms\n", alg_label[k],
+                   1e3 * sum[k] / ((double)size * iters));
     if (rank == 0)
         printf("%s: P=%d, %d iterations x 5 calls, %.3f ms simulated per "
                "iteration; rank 0 got %d progress estimates, max error "
