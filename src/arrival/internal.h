@@ -151,6 +151,29 @@ typedef struct papc_monitor {
 
 extern papc_monitor papc_mon;
 
+/* The event loop's tables (runtime.c).  A route hands a message of
+ * (chan, tag) to its part's handler, which takes buf (malloc'ed).  A part's
+ * hooks (any may be NULL): round, run by the thread every round while not
+ * stopping, returns the things it did; busy, 1 keeps the thread's naps
+ * short; stop, at finalize after the thread ended (collective over ctl);
+ * detach, before the monitor frees its duplicates; release, after. */
+typedef struct papc_arr_route {
+    int chan, tag;
+    void (*handle)(int source, int tag, char *buf, int bytes);
+} papc_arr_route;
+typedef struct papc_arr_part {
+    const char *name;
+    int (*round)(void);
+    int (*busy)(void);
+    int (*stop)(void);
+    void (*detach)(void);
+    void (*release)(void);
+} papc_arr_part;
+extern const papc_arr_route papc_arr_routes[];
+extern const int papc_arr_nroutes;
+extern const papc_arr_part papc_arr_parts[];
+extern const int papc_arr_nparts;
+
 /* monitor.c */
 double papc_arr_now(void);
 /* 1 when c's comm is served (agreed; may start the monitor lazily,

@@ -151,32 +151,46 @@ int papc_arr_isend(void *buf, int bytes, int dest, int tag, MPI_Comm comm) {
     return papc_tr_send(chan, dest, tag, buf, bytes);
 }
 
-/* A message received on data: FIN, or one for the background channel. */
-static void deliver_data(int source, int tag, char *buf, int n) {
+/* Hands a received message to the part that handles (chan, tag); FINs
+ * are the loop's own (shutdown). */
+static void dispatch(int chan, int source, int tag, char *buf, int n) {
     if (tag == TAG_FIN) {
-        fin_data++;
+        if (chan == PAPC_TR_CTL) fin_ctl++;
+        else fin_data++;
         free(buf);
-    } else if (tag == TAG_BG) {
-        papc_arr_on_data(source, buf, n);  /* takes buf */
-    } else {
-        free(buf);
+        return;
     }
+    for (int i = 0; i < papc_arr_nroutes; i++)
+        if (papc_arr_routes[i].chan == chan && papc_arr_routes[i].tag == tag) {
+            papc_arr_routes[i].handle(source, tag, buf, n);
+            return;
+        }
+    free(buf);
 }
 
 int papc_arr_poll(void) {
     int did = papc_tr_progress();
     int source, tag, n;
     char *buf;
-    while (papc_tr_take(PAPC_TR_CTL, &source, &tag, &buf, &n)) {
-        double m[4] = {0, 0, 0, 0};
-        memcpy(m, buf, (size_t)n < sizeof m ? (size_t)n : sizeof m);
-        free(buf);
-        if (tag == TAG_FIN) fin_ctl++;
-        else papc_arr_on_ctl(source, tag, m);
-    }
-    while (papc_tr_take(PAPC_TR_DATA, &source, &tag, &buf, &n))
-        deliver_data(source, tag, buf, n);
+    for (int chan = PAPC_TR_CTL; chan <= PAPC_TR_DATA; chan++)
+        while (papc_tr_take(chan, &source, &tag, &buf, &n))
+            dispatch(chan, source, tag, buf, n);
     return did;
+}
+
+/* The parts' work of one round (runtime.c), and whether any keeps the
+ * thread's naps short. */
+static int parts_round(void) {
+    int did = 0;
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].round) did += papc_arr_parts[i].round();
+    return did;
+}
+
+static int parts_busy(void) {
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].busy && papc_arr_parts[i].busy()) return 1;
+    return 0;
 }
 
 int papc_arr_transfers(void) { return papc_tr_transfers(); }
@@ -239,7 +253,7 @@ static void thread_main(void) {
         if (!quit)
             for (int i = 0; i < ncmd; i++) send_estimate(&cmds[i]);
         did += papc_arr_poll();
-        if (!quit) did += papc_arr_run_handlers();
+        if (!quit) did += parts_round();
         if (quit) {
             /* Everything this process sends was sent before quit was set
              * (foreground) or above (thread), so a FIN to each peer comes
@@ -261,7 +275,7 @@ static void thread_main(void) {
          * 1 ms naps a multi-segment TCP transfer was paced at one segment
          * per nap), an open handler job (the message moving it on is
          * handled at once), shutdown. */
-        if ((waiting || quit || papc_arr_transfers() || papc_arr_jobs_open())
+        if ((waiting || quit || papc_arr_transfers() || parts_busy())
             && nap > NAP_WAITING)
             nap = NAP_WAITING;
         thread_nap(nap);
@@ -429,13 +443,12 @@ static void free_comms(void) {
 }
 
 static void free_state(void) {
-    papc_arr_drop_pending_views();
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].detach) papc_arr_parts[i].detach();
     papc_tr_close();
     free_comms();
-    papc_arr_free_mailbox();
-    papc_arr_free_decisions();
-    papc_arr_free_recs();
-    papc_arr_free_sites();
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].release) papc_arr_parts[i].release();
     free(papc_mon.slots);
     free(papc_mon.send_seq);
     papc_mon.slots = NULL;
@@ -597,7 +610,12 @@ int papc_monitor_finalize(void) {
     papc_tr_signal(PAPC_TR_WAKE);
     papc_tr_unlock();
     papc_tr_join();
-    int rc = papc_arr_report();
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].stop) {
+            int r = papc_arr_parts[i].stop();
+            if (rc == MPI_SUCCESS) rc = r;
+        }
     papc_tr_lock();
     papc_mon.running = 0;
     papc_tr_unlock();
