@@ -183,11 +183,12 @@ void papc_tr_lock(void) {
 void papc_tr_unlock(void) { sg_mutex_unlock(mu); }
 /* A condition is a semaphore of at most one token.  SimGrid 3.32's
  * sg_cond_wait_for is broken (on its timeout it returns without the mutex,
- * and a notify before the timeout did not wake it: tests/smpi, probe in
- * docs/arrival.md), and each condition here has one waiter only (CV: the
- * foreground in papc_bg_take; WAKE: the monitor's nap), so a token left by
- * a signal nobody waited for only makes the next wait return at once --
- * a spurious wake-up, which every waiter already tolerates. */
+ * and a notify before the timeout did not wake it:
+ * tests/smpi/probes/cond_wait_for.c), and each condition here has one
+ * waiter only (CV: the foreground in papc_bg_take; WAKE: the monitor's
+ * nap), so a token left by a signal nobody waited for only makes the next
+ * wait return at once -- a spurious wake-up, which every waiter already
+ * tolerates. */
 static void post(int cond) {
     if (sg_sem_get_capacity(conds[cond]) == 0) sg_sem_release(conds[cond]);
 }
@@ -274,7 +275,7 @@ int papc_tr_send_wait(int chan, int dest, int tag, const void *buf,
  * when it sees the put complete, so a background send takes as long as
  * in MPI (the sender of a large part waits for its transfer).  SMPI's
  * generalized requests cannot serve: MPI_Waitall returns at once on one
- * still incomplete (3.32, tests/smpi probe). */
+ * still incomplete (3.32, tests/smpi/probes/grequest.c). */
 static void notify_done(int tag) {
     MPI_Request r;
     if (MPI_Isend(NULL, 0, MPI_BYTE, my_rank, tag, done_comm, &r) ==
