@@ -23,7 +23,10 @@ __all__ = list(_BINDING)
 def __getattr__(name):
     if name in _BINDING:
         from . import coll
-        return getattr(coll, name)
+        # bound here once, so later calls skip this hook (a few µs a call)
+        for n in _BINDING:
+            globals()[n] = getattr(coll, n)
+        return globals()[name]
     raise AttributeError(f"module 'papcoll' has no attribute {name!r}")
 
 

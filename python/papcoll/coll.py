@@ -98,7 +98,7 @@ def _predefined_types():
         t = getattr(MPI, name, MPI.DATATYPE_NULL)
         # long double: numpy's itemsize must be the C type's extent
         if t != MPI.DATATYPE_NULL and t.Get_extent()[1] == key[1]:
-            types[key] = t
+            types[key] = (t, _lib.handle(t, _lib.Datatype_t))
     return types
 
 
@@ -106,6 +106,7 @@ _TYPES = _predefined_types()
 
 
 def _mpi_type(dtype, what):
+    """(mpi4py datatype, its C handle) of a numpy dtype."""
     if dtype.fields is None and dtype.isnative:
         t = _TYPES.get((dtype.kind, dtype.itemsize))
         if t is not None:
@@ -120,8 +121,9 @@ def _mpi_type(dtype, what):
 
 # ---- buffers ------------------------------------------------------------
 
-class _Buf(namedtuple("_Buf", "array mpitype what")):
-    """A checked buffer: a numpy view of the user's memory (never a copy)."""
+class _Buf(namedtuple("_Buf", "array mpitype ctype what")):
+    """A checked buffer: a numpy view of the user's memory (never a copy),
+    its mpi4py datatype and that datatype's C handle."""
 
     @property
     def count(self):
@@ -129,7 +131,7 @@ class _Buf(namedtuple("_Buf", "array mpitype what")):
 
     @property
     def ptr(self):
-        return ctypes.c_void_p(self.array.ctypes.data)
+        return self.array.ctypes.data  # ctypes makes the int a void *
 
 
 def _as_array(obj, what):
@@ -156,7 +158,7 @@ def _buffer(obj, what, writable):
     """obj as a checked _Buf: a supported dtype, C-contiguous, writable
     when papcoll will write into it, at most INT_MAX elements."""
     arr = _as_array(obj, what)
-    mpitype = _mpi_type(arr.dtype, what)
+    mpitype, ctype = _mpi_type(arr.dtype, what)
     if not arr.flags.c_contiguous:
         _fail(MPI.ERR_BUFFER, f"{what} is not C-contiguous (shape "
               f"{arr.shape}, strides {arr.strides}); papcoll does not copy "
@@ -168,7 +170,7 @@ def _buffer(obj, what, writable):
     if arr.size > _INT_MAX:
         _fail(MPI.ERR_COUNT, f"{what} has {arr.size} elements, more than an "
               "MPI count can hold (2**31 - 1); split the call")
-    return _Buf(arr, mpitype, what)
+    return _Buf(arr, mpitype, ctype, what)
 
 
 def _same_type(a, b):
@@ -200,6 +202,12 @@ def _send_and_recv(sendbuf, recv):
 
 # ---- communicators, roots, ops, algorithms -----------------------------
 
+# The handles of the objects that live as long as MPI, found by identity:
+# converting a handle through ctypes costs about a microsecond a call.
+_PREDEFINED_COMMS = {id(c): (c, _lib.handle(c, _lib.Comm_t))
+                     for c in (MPI.COMM_WORLD, MPI.COMM_SELF)}
+
+
 def _comm(comm):
     if not isinstance(comm, MPI.Comm):
         _fail(MPI.ERR_COMM, f"comm must be an mpi4py communicator, not a "
@@ -209,7 +217,10 @@ def _comm(comm):
     if comm.Is_inter():
         _fail(MPI.ERR_COMM, "intercommunicators are not supported; use an "
               "intracommunicator")
-    return _lib.handle(comm, _lib.Comm_t), comm.Get_rank(), comm.Get_size()
+    c = _PREDEFINED_COMMS.get(id(comm))
+    c = c[1] if c is not None and c[0] is comm else _lib.handle(comm,
+                                                                 _lib.Comm_t)
+    return c, comm.Get_rank(), comm.Get_size()
 
 
 def _root(root, size):
@@ -231,6 +242,10 @@ _OP_KINDS = {"MAX": "iuf", "MIN": "iuf", "SUM": "iufc", "PROD": "iufc",
 # keyed by the C handle's value, which _op computes anyway
 _PREDEFINED_OPS = {_lib.handle(getattr(MPI, n), _lib.Op_t).value: n
                    for n in _OP_KINDS if hasattr(MPI, n)}
+_PREDEFINED_OP_OBJECTS = {id(getattr(MPI, n)): (getattr(MPI, n),
+                                                _lib.handle(getattr(MPI, n),
+                                                            _lib.Op_t))
+                          for n in _OP_KINDS if hasattr(MPI, n)}
 
 
 def _op(op, buf):
@@ -239,7 +254,9 @@ def _op(op, buf):
     if not isinstance(op, MPI.Op) or op == MPI.OP_NULL:
         _fail(MPI.ERR_OP, f"op must be an mpi4py op (MPI.SUM, MPI.MAX, "
               f"MPI.Op.Create(...)), not {op!r}")
-    c_op = _lib.handle(op, _lib.Op_t)
+    known = _PREDEFINED_OP_OBJECTS.get(id(op))
+    c_op = (known[1] if known is not None and known[0] is op
+            else _lib.handle(op, _lib.Op_t))
     name = _PREDEFINED_OPS.get(c_op.value)
     if name is not None and buf.array.dtype.kind not in _OP_KINDS[name]:
         _fail(MPI.ERR_OP, f"MPI.{name} is not defined on {buf.what}'s dtype "
@@ -270,11 +287,17 @@ def _algorithm(collective, algorithm):
     return name
 
 
+_PLAIN = {c: getattr(lib, "papc_" + c) for c in _lib.COLLECTIVES}
+_NAMED = {c: getattr(lib, f"papc_{c}_alg") for c in _lib.COLLECTIVES}
+
+
 def _run(collective, algorithm, *args):
     if algorithm is None:
-        _check(getattr(lib, "papc_" + collective)(*args))
+        rc = _PLAIN[collective](*args)
     else:
-        _check(getattr(lib, f"papc_{collective}_alg")(*args, algorithm))
+        rc = _NAMED[collective](*args, algorithm)
+    if rc != MPI.SUCCESS:
+        _check(rc)
 
 
 # ---- the collectives ----------------------------------------------------
@@ -292,7 +315,7 @@ def allreduce(sendbuf, recvbuf, op=MPI.SUM, comm=MPI.COMM_WORLD,
         _count_is(sbuf, recv.count, f"recvbuf has {recv.count}")
         send = sbuf.ptr
     _run("allreduce", alg, send, recv.ptr, recv.count,
-         _lib.handle(recv.mpitype, _lib.Datatype_t), _op(op, recv), c)
+         recv.ctype, _op(op, recv), c)
 
 
 def reduce(sendbuf, recvbuf, op=MPI.SUM, root=0, comm=MPI.COMM_WORLD,
@@ -305,7 +328,7 @@ def reduce(sendbuf, recvbuf, op=MPI.SUM, root=0, comm=MPI.COMM_WORLD,
     if rank != root:
         send = _buffer(sendbuf, "sendbuf", writable=False)
         _run("reduce", alg, send.ptr, None, send.count,
-             _lib.handle(send.mpitype, _lib.Datatype_t), _op(op, send), root,
+             send.ctype, _op(op, send), root,
              c)
         return
     recv = _buffer(recvbuf, "recvbuf", writable=True)
@@ -315,7 +338,7 @@ def reduce(sendbuf, recvbuf, op=MPI.SUM, root=0, comm=MPI.COMM_WORLD,
         _count_is(sbuf, recv.count, f"recvbuf has {recv.count}")
         send = sbuf.ptr
     _run("reduce", alg, send, recv.ptr, recv.count,
-         _lib.handle(recv.mpitype, _lib.Datatype_t), _op(op, recv), root, c)
+         recv.ctype, _op(op, recv), root, c)
 
 
 def bcast(buf, root=0, comm=MPI.COMM_WORLD, algorithm=None):
@@ -326,7 +349,7 @@ def bcast(buf, root=0, comm=MPI.COMM_WORLD, algorithm=None):
     alg = _algorithm("bcast", algorithm)
     data = _buffer(buf, "buf", writable=rank != root)
     _run("bcast", alg, data.ptr, data.count,
-         _lib.handle(data.mpitype, _lib.Datatype_t), root, c)
+         data.ctype, root, c)
 
 
 def gather(sendbuf, recvbuf, root=0, comm=MPI.COMM_WORLD, algorithm=None):
@@ -339,11 +362,11 @@ def gather(sendbuf, recvbuf, root=0, comm=MPI.COMM_WORLD, algorithm=None):
     alg = _algorithm("gather", algorithm)
     if rank != root:
         send = _buffer(sendbuf, "sendbuf", writable=False)
-        t = _lib.handle(send.mpitype, _lib.Datatype_t)
+        t = send.ctype
         _run("gather", alg, send.ptr, send.count, t, None, 0, t, root, c)
         return
     recv = _buffer(recvbuf, "recvbuf", writable=True)
-    t = _lib.handle(recv.mpitype, _lib.Datatype_t)
+    t = recv.ctype
     if sendbuf is IN_PLACE:
         block = _block_of(recv, size)
         _run("gather", alg, _C_IN_PLACE, block, t, recv.ptr, block, t, root,
@@ -367,12 +390,12 @@ def scatter(sendbuf, recvbuf, root=0, comm=MPI.COMM_WORLD, algorithm=None):
     alg = _algorithm("scatter", algorithm)
     if rank != root:
         recv = _buffer(recvbuf, "recvbuf", writable=True)
-        t = _lib.handle(recv.mpitype, _lib.Datatype_t)
+        t = recv.ctype
         _run("scatter", alg, None, 0, t, recv.ptr, recv.count, t, root, c)
         return
     if recvbuf is IN_PLACE:
         send = _buffer(sendbuf, "sendbuf", writable=False)
-        t = _lib.handle(send.mpitype, _lib.Datatype_t)
+        t = send.ctype
         block = _block_of(send, size)
         _run("scatter", alg, send.ptr, block, t, _C_IN_PLACE, block, t,
              root, c)
@@ -382,7 +405,7 @@ def scatter(sendbuf, recvbuf, root=0, comm=MPI.COMM_WORLD, algorithm=None):
     _count_is(send, size * recv.count,
               f"scattering {size} blocks of recvbuf's {recv.count} needs "
               f"{size * recv.count}")
-    t = _lib.handle(recv.mpitype, _lib.Datatype_t)
+    t = recv.ctype
     _run("scatter", alg, send.ptr, recv.count, t, recv.ptr, recv.count, t,
          root, c)
 
@@ -452,12 +475,12 @@ def gatherv(sendbuf, recvbuf, counts=None, displs=None, root=0,
     alg = _algorithm("gatherv", algorithm)
     if rank != root:
         send = _buffer(sendbuf, "sendbuf", writable=False)
-        t = _lib.handle(send.mpitype, _lib.Datatype_t)
+        t = send.ctype
         _run("gatherv", alg, send.ptr, send.count, t, None, None, None, t,
              root, c)
         return
     recv = _buffer(recvbuf, "recvbuf", writable=True)
-    t = _lib.handle(recv.mpitype, _lib.Datatype_t)
+    t = recv.ctype
     cnt, dsp = _layout(recv, counts, displs, size, disjoint=True)
     if sendbuf is IN_PLACE:
         send, scount = _C_IN_PLACE, int(cnt[root])
@@ -482,12 +505,12 @@ def scatterv(sendbuf, recvbuf, counts=None, displs=None, root=0,
     alg = _algorithm("scatterv", algorithm)
     if rank != root:
         recv = _buffer(recvbuf, "recvbuf", writable=True)
-        t = _lib.handle(recv.mpitype, _lib.Datatype_t)
+        t = recv.ctype
         _run("scatterv", alg, None, None, None, t, recv.ptr, recv.count, t,
              root, c)
         return
     send = _buffer(sendbuf, "sendbuf", writable=False)
-    t = _lib.handle(send.mpitype, _lib.Datatype_t)
+    t = send.ctype
     cnt, dsp = _layout(send, counts, displs, size, disjoint=False)
     if recvbuf is IN_PLACE:
         recv, rcount = _C_IN_PLACE, int(cnt[root])

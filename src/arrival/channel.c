@@ -143,7 +143,7 @@ void papc_arr_free_mailbox(void) {
 }
 
 void papc_arr_mailbox_gc(int before) {
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     for (mbox_msg **p = &papc_mon.mbox; *p;) {
         mbox_msg *mm = *p;
         if (mm->m.epoch < before) {
@@ -154,7 +154,7 @@ void papc_arr_mailbox_gc(int before) {
             p = &mm->next;
         }
     }
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
 }
 
 /* ---- receiving (the thread) ---- */
@@ -188,31 +188,31 @@ void papc_arr_on_data(int source, char *buf, int n) {
         free(buf);
     }
     int k = mm->m.kind;
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     if (k >= 1 && k < ARR_MAX_KIND && handlers[k] && !papc_mon.quit)
         append(&papc_mon.pending, mm);
     else
         append(&papc_mon.mbox, mm);
-    pthread_cond_broadcast(&papc_mon.cv);
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_broadcast(PAPC_TR_CV);
+    papc_tr_unlock();
 }
 
 int papc_arr_run_handlers(void) {
     int did = 0;
     for (;;) {
-        pthread_mutex_lock(&papc_mon.mu);
+        papc_tr_lock();
         mbox_msg *mm = papc_mon.pending;
         if (mm) papc_mon.pending = mm->next;
-        pthread_mutex_unlock(&papc_mon.mu);
+        papc_tr_unlock();
         if (!mm) return did;
         did++;
         papc_bg_ctx ctx = {mm->m.epoch};
         int keep = handlers[mm->m.kind](&ctx, &mm->m);
         if (keep) {
-            pthread_mutex_lock(&papc_mon.mu);
+            papc_tr_lock();
             append(&papc_mon.mbox, mm);
-            pthread_cond_broadcast(&papc_mon.cv);
-            pthread_mutex_unlock(&papc_mon.mu);
+            papc_tr_broadcast(PAPC_TR_CV);
+            papc_tr_unlock();
         } else {
             free(mm);  /* the handler freed the data */
         }
@@ -229,9 +229,9 @@ static char *new_message(int epoch, int kind, const int64_t hdr[4], int dest,
     int64_t h[8] = {epoch, kind, 0, 0, 0, 0, 0, nbytes};
     if (hdr)
         for (int i = 0; i < 4; i++) h[H_U0 + i] = hdr[i];
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     h[H_SEQ] = (int64_t)papc_mon.send_seq[dest]++;
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
     memcpy(out, h, sizeof h);
     memset(out + sizeof h, 0, HDR_BYTES - sizeof h);
     return out;
@@ -257,16 +257,15 @@ int papc_bg_isend(const papc_call *c, const papc_arrival *a, int dest,
     if (rc == MPI_SUCCESS) {
         int64_t b = pos;
         memcpy(out + H_BYTES * sizeof(int64_t), &b, sizeof b);
-        rc = MPI_Isend(out, HDR_BYTES + pos, MPI_BYTE, dest, TAG_BG,
-                       papc_mon.data, req);
+        /* takes out: frees it on error */
+        rc = papc_tr_isend(PAPC_TR_DATA, dest, TAG_BG, out, HDR_BYTES + pos,
+                           req, mem);
+        if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "background send");
+        papc_arr_count(STAT_BG, HDR_BYTES + pos);
+        return MPI_SUCCESS;
     }
-    if (rc != MPI_SUCCESS) {
-        free(out);
-        return papc_mpi_error(rc, "background send");
-    }
-    papc_arr_count(STAT_BG, HDR_BYTES + pos);
-    *mem = out;
-    return MPI_SUCCESS;
+    free(out);
+    return papc_mpi_error(rc, "background send");
 }
 
 int papc_bg_send(const papc_call *c, const papc_arrival *a, int dest,
@@ -284,31 +283,24 @@ int papc_bg_take(const papc_call *c, const papc_arrival *a, int source,
                  int kind, papc_bg_msg *m) {
     (void)c;
     if (!a->bg) return papc_error(MPI_ERR_INTERN, "no background channel");
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     for (;;) {
         mbox_msg *mm = find(&papc_mon.mbox, a->epoch, source, kind);
         if (mm) {
-            pthread_mutex_unlock(&papc_mon.mu);
+            papc_tr_unlock();
             *m = mm->m;
             free(mm);
             return MPI_SUCCESS;
         }
         if (!papc_mon.running || papc_mon.quit) {
-            pthread_mutex_unlock(&papc_mon.mu);
+            papc_tr_unlock();
             return papc_error(MPI_ERR_OTHER, "monitor stopped while "
                               "waiting for a background message");
         }
         /* The thread polls faster while we wait; the timeout only bounds
          * a missed wake-up. */
-        if (papc_mon.fg_waiting++ == 0) pthread_cond_signal(&papc_mon.wake);
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 2000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&papc_mon.cv, &papc_mon.mu, &ts);
+        if (papc_mon.fg_waiting++ == 0) papc_tr_signal(PAPC_TR_WAKE);
+        papc_tr_wait(PAPC_TR_CV, 2e-3);
         papc_mon.fg_waiting--;
     }
 }
@@ -349,9 +341,9 @@ void papc_bg_ctx_order(papc_bg_ctx *ctx, int *order) {
         for (int i = 0; i < papc_mon.size; i++) order[i] = i;
         return;
     }
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     papc_arr_form(ctx->epoch, order, off, &known);
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
     free(off);
 }
 

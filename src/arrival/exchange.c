@@ -266,15 +266,15 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
     int epoch = (int)m[0];
     double now = papc_arr_now();
     if (tag == TAG_EST) {
-        pthread_mutex_lock(&papc_mon.mu);
+        papc_tr_lock();
         papc_arr_store_pred(source, epoch, (int)m[2], now + m[1]);
-        pthread_mutex_unlock(&papc_mon.mu);
+        papc_tr_unlock();
         return;
     }
     if (tag != TAG_NOTICE) return;
     int need = (int)m[1];
     double *msg = NULL;
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     arr_slot *s = papc_arr_slot(source, epoch, 1);
     if (s && isnan(s->arrived)) {
         s->arrived = now;
@@ -294,7 +294,7 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
         arr_decision *d = decide(epoch);
         if (d) msg = encode(d);
     }
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
     if (!msg) return;
     int n = papc_mon.size, bytes = (1 + 2 * n) * (int)sizeof *msg;
     for (int r = 0; r < n; r++) {
@@ -325,7 +325,7 @@ static int agreed_as_decider(const papc_call *c, int epoch, int *order,
                              double *offset, int *known) {
     int n = c->size;
     double *msg = NULL;
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     arr_decision *d = find_decision(epoch);
     int mine = d == NULL;
     if (mine) d = decide(epoch);
@@ -336,7 +336,7 @@ static int agreed_as_decider(const papc_call *c, int epoch, int *order,
         *known = d->known;
         if (mine) msg = encode(d);
     }
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
     if (!d) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
     if (!mine) return MPI_SUCCESS;
     if (!msg) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
@@ -368,8 +368,8 @@ static int agreed_from_decider(const papc_call *c, int decider,
     int n = c->size;
     double *m = malloc((size_t)(1 + 2 * n) * sizeof *m);
     if (!m) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
-    int rc = MPI_Recv(m, 1 + 2 * n, MPI_DOUBLE, decider, dec_tag(a->epoch),
-                      papc_mon.dec, MPI_STATUS_IGNORE);
+    int rc = MPI_Recv(m, 1 + 2 * n, MPI_DOUBLE, papc_tr_dec_source(decider),
+                      dec_tag(a->epoch), papc_mon.dec, MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS) {
         a->known = (int)m[0];
         for (int i = 0; i < n; i++) {
@@ -406,22 +406,23 @@ static int view_begin(const papc_call *c, papc_arrival *a) {
         free(order);
         return rc;
     }
-    int rc = MPI_Irecv(a->view_msg, 1 + 2 * n, MPI_DOUBLE, a->decider,
-                       dec_tag(a->epoch), papc_mon.dec, &a->view_req);
+    int rc = MPI_Irecv(a->view_msg, 1 + 2 * n, MPI_DOUBLE,
+                       papc_tr_dec_source(a->decider), dec_tag(a->epoch),
+                       papc_mon.dec, &a->view_req);
     return rc == MPI_SUCCESS ? MPI_SUCCESS
                              : papc_mpi_error(rc, "arrival view receive");
 }
 
 static void keep_view(int site, int n, const double *offset, int known) {
     if (site < 0 || site >= papc_mon.nsites) return;
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     arr_site *s = &papc_mon.sites[site];
     if (!s->view) s->view = malloc((size_t)n * sizeof *s->view);
     if (s->view) {
         memcpy(s->view, offset, (size_t)n * sizeof *s->view);
         s->view_known = known;
     }
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
 }
 
 /* Views whose decision had not come when their call ended: completed
@@ -505,7 +506,7 @@ int papc_arrival_view(const papc_call *c, double *offset, int *known) {
     *known = 0;
     if (!papc_mon.running) return 0;
     complete_pending_views();
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     int site = papc_arr_site(c);
     if (site >= 0 && papc_mon.sites[site].view &&
         papc_mon.sites[site].size == c->size) {
@@ -514,7 +515,7 @@ int papc_arrival_view(const papc_call *c, double *offset, int *known) {
         *known = papc_mon.sites[site].view_known;
         found = 1;
     }
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
     return found;
 }
 
@@ -560,7 +561,7 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
     a->bg = 1;
     a->epoch = __atomic_fetch_add(&papc_mon.epoch_next, 1, __ATOMIC_RELAXED);
 
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     a->site = papc_arr_site(c);
     papc_arr_history_arrive(a->site, t);
     papc_arr_note_decider(a->site, decider);
@@ -569,7 +570,7 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
         if (s) s->arrived = t;
         if (a->site >= 0) papc_arr_rec_open(a->epoch, a->site);
     }
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
 
     if (c->rank != decider) {
         /* The plain call's view needs the epoch decided, whatever this
@@ -577,14 +578,14 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
         int wire = c->arrival_view ? PAPC_ORDER_AGREED : (int)need;
         double m[4] = {a->epoch, (double)wire, 0, 0};
         papc_arr_count(STAT_NOTICE, sizeof m);
-        rc = MPI_Send(m, (int)sizeof m, MPI_BYTE, decider, TAG_NOTICE,
-                      papc_mon.ctl);
+        rc = papc_tr_send_wait(PAPC_TR_CTL, decider, TAG_NOTICE, m,
+                               (int)sizeof m);
         if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "arrival notice");
     }
     if (rc == MPI_SUCCESS && need == PAPC_ORDER_LOCAL) {
-        pthread_mutex_lock(&papc_mon.mu);
+        papc_tr_lock();
         papc_arr_form(a->epoch, a->order, a->offset, &a->known);
-        pthread_mutex_unlock(&papc_mon.mu);
+        papc_tr_unlock();
     } else if (rc == MPI_SUCCESS && need == PAPC_ORDER_AGREED) {
         rc = c->rank == decider
                  ? agreed_as_decider(c, a->epoch, a->order, a->offset,
@@ -609,10 +610,10 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
         papc_mon.t_phase = t;
         papc_mon.last_site = a->site;
         if (c->rank == a->decider) papc_arr_note_algorithm(a->site, c->algorithm);
-        pthread_mutex_lock(&papc_mon.mu);
+        papc_tr_lock();
         double rem = papc_arr_history_next(a->site);
         drop_old_decisions(a->epoch - ARR_WINDOW);
-        pthread_mutex_unlock(&papc_mon.mu);
+        papc_tr_unlock();
         papc_arr_mailbox_gc(a->epoch - 4);
         /* Back-to-back calls need no estimate (the notices tell); an
          * estimate costs up to log2 P messages. */

@@ -117,12 +117,12 @@ void papc_arr_log_error(int pred, double err) {
 
 int papc_arrival_take_errors(int pred, double *errs, int max) {
     if (pred < 0 || pred >= ERR_N) return 0;
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     int n = papc_mon.err_log_n[pred];
     if (n > max) n = max;
     if (n > 0) memcpy(errs, papc_mon.err_log[pred], (size_t)n * sizeof *errs);
     papc_mon.err_log_n[pred] = 0;
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
     return n;
 }
 

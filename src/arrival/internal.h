@@ -3,8 +3,9 @@
  * src/arrival/ and nothing else (coll/ sees arrival.h only).
  *
  * One monitor per process (papc_mon).  Threads: the foreground (the
- * program's thread making papcoll calls) and the monitor thread.  Every
- * field marked [mu] is read and written under papc_mon.mu; fields marked
+ * program's thread making papcoll calls) and the monitor thread (a pthread,
+ * or an s4u actor in simulation: transport.h).  Every field marked [mu] is
+ * read and written under the transport's lock (papc_tr_lock); fields marked
  * [fg] belong to the foreground, [th] to the thread, [ro] are fixed while
  * the monitor runs.
  *
@@ -19,9 +20,9 @@
 #ifndef PAPC_ARRIVAL_INTERNAL_H
 #define PAPC_ARRIVAL_INTERNAL_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include "arrival.h"
+#include "transport.h"
 #include "topo/order.h"
 
 #define ARR_WINDOW 32        /* epochs of predictions kept per rank */
@@ -78,13 +79,6 @@ typedef struct mbox_msg {
     uint64_t seq;            /* sender's sequence number to this process */
 } mbox_msg;
 
-/* A non-blocking send of the monitor thread, with the buffer it owns. */
-typedef struct send_req {
-    struct send_req *next;
-    MPI_Request req;
-    void *buf;
-} send_req;
-
 /* A command from the foreground to the thread: send an estimate to the
  * deciders it can concern (papc_arr_estimate_dests). */
 typedef struct arr_cmd {
@@ -131,10 +125,6 @@ typedef struct arr_epoch_rec {
 } arr_epoch_rec;
 
 typedef struct papc_monitor {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;        /* mailbox / decision changes */
-    pthread_cond_t wake;      /* wakes the thread from its idle nap */
-    pthread_t thread;
     int running;              /* [mu] thread up and serving */
     int quit;                 /* [mu] foreground asks the thread to stop */
     int no_thread;            /* [fg] known: no MPI_THREAD_MULTIPLE */
@@ -170,7 +160,6 @@ typedef struct papc_monitor {
     arr_site *sites;          /* [mu] */
     int nsites, capsites;     /* [mu] */
     /* thread */
-    send_req *sends;          /* [th] */
     int jobs[ARR_MAX_KIND];   /* [th] open handler jobs per kind
                                  (papc_bg_ctx_jobs); zeroed at start */
     double *err_log[ERR_N];   /* [mu] errors for papc_arrival_take_errors */
@@ -183,6 +172,29 @@ typedef struct papc_monitor {
 } papc_monitor;
 
 extern papc_monitor papc_mon;
+
+/* The event loop's tables (runtime.c).  A route hands a message of
+ * (chan, tag) to its part's handler, which takes buf (malloc'ed).  A part's
+ * hooks (any may be NULL): round, run by the thread every round while not
+ * stopping, returns the things it did; busy, 1 keeps the thread's naps
+ * short; stop, at finalize after the thread ended (collective over ctl);
+ * detach, before the monitor frees its duplicates; release, after. */
+typedef struct papc_arr_route {
+    int chan, tag;
+    void (*handle)(int source, int tag, char *buf, int bytes);
+} papc_arr_route;
+typedef struct papc_arr_part {
+    const char *name;
+    int (*round)(void);
+    int (*busy)(void);
+    int (*stop)(void);
+    void (*detach)(void);
+    void (*release)(void);
+} papc_arr_part;
+extern const papc_arr_route papc_arr_routes[];
+extern const int papc_arr_nroutes;
+extern const papc_arr_part papc_arr_parts[];
+extern const int papc_arr_nparts;
 
 /* monitor.c */
 double papc_arr_now(void);
@@ -213,8 +225,8 @@ void papc_arr_command(int epoch, int pred, double remaining, double t);
 int papc_arr_poll(void);
 /* Thread-side: 1 while the thread's own sends or receives are in flight. */
 int papc_arr_transfers(void);
-/* Thread-side: a non-blocking send whose buffer (malloc'ed) the monitor
- * frees when it completes. */
+/* Thread-side: a non-blocking send on comm (ctl, data or dec) whose
+ * buffer (malloc'ed) the transport frees when it completes. */
 int papc_arr_isend(void *buf, int bytes, int dest, int tag, MPI_Comm comm);
 
 /* exchange.c */

@@ -23,13 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "internal.h"
 
 papc_monitor papc_mon = {
-    .mu = PTHREAD_MUTEX_INITIALIZER,
-    .cv = PTHREAD_COND_INITIALIZER,
-    .wake = PTHREAD_COND_INITIALIZER,
     .last_site = -1,
 };
 
@@ -43,7 +39,7 @@ static int warned;
 #define NAP_MAX 1e-3
 #define NAP_WAITING 20e-6
 
-double papc_arr_now(void) { return MPI_Wtime(); }
+double papc_arr_now(void) { return papc_tr_now(); }
 
 static double env_double(const char *name, double dflt) {
     const char *s = getenv(name);
@@ -146,155 +142,58 @@ int papc_arr_served_quiet(const papc_call *c, int *served) {
     return rc;
 }
 
-/* ---- sends of the thread ---- */
+/* ---- sends and receives of the thread (transport.h) ---- */
 
 int papc_arr_isend(void *buf, int bytes, int dest, int tag, MPI_Comm comm) {
-    send_req *s = malloc(sizeof *s);
-    if (!s) {
-        free(buf);
-        return papc_error(MPI_ERR_NO_MEM, "monitor send");
-    }
-    int rc = MPI_Isend(buf, bytes, MPI_BYTE, dest, tag, comm, &s->req);
-    if (rc != MPI_SUCCESS) {
-        free(buf);
-        free(s);
-        return papc_mpi_error(rc, "MPI_Isend (monitor)");
-    }
-    s->buf = buf;
-    s->next = papc_mon.sends;
-    papc_mon.sends = s;
-    return MPI_SUCCESS;
+    int chan = comm == papc_mon.ctl    ? PAPC_TR_CTL
+               : comm == papc_mon.data ? PAPC_TR_DATA
+                                       : PAPC_TR_DEC;
+    return papc_tr_send(chan, dest, tag, buf, bytes);
 }
 
-static int test_sends(void) {
-    int done = 0;
-    for (send_req **p = &papc_mon.sends; *p;) {
-        int flag = 0;
-        MPI_Test(&(*p)->req, &flag, MPI_STATUS_IGNORE);
-        if (flag) {
-            send_req *s = *p;
-            *p = s->next;
-            free(s->buf);
-            free(s);
-            done++;
-        } else {
-            p = &(*p)->next;
+/* Hands a received message to the part that handles (chan, tag); FINs
+ * are the loop's own (shutdown). */
+static void dispatch(int chan, int source, int tag, char *buf, int n) {
+    if (tag == TAG_FIN) {
+        if (chan == PAPC_TR_CTL) fin_ctl++;
+        else fin_data++;
+        free(buf);
+        return;
+    }
+    for (int i = 0; i < papc_arr_nroutes; i++)
+        if (papc_arr_routes[i].chan == chan && papc_arr_routes[i].tag == tag) {
+            papc_arr_routes[i].handle(source, tag, buf, n);
+            return;
         }
-    }
-    return done;
+    free(buf);
 }
 
-/* ---- receiving ---- */
-
-/* Background-channel receives in flight.  The thread posts one MPI_Imrecv
- * per matched message and keeps polling, so several large messages (e.g.
- * BSLS parts of different senders) stream at once while the thread stays
- * responsive.  Messages are handed on in the order they were matched per
- * source (MPI's non-overtaking order), whatever order they complete in. */
-typedef struct recv_req {
-    MPI_Request req;
+int papc_arr_poll(void) {
+    int did = papc_tr_progress();
+    int source, tag, n;
     char *buf;
-    int n, source, tag, done;
-    struct recv_req *next;
-} recv_req;
-static recv_req *recvs;  /* [th] in matching order */
-
-static void recv_append(recv_req *r) {
-    recv_req **p = &recvs;
-    while (*p) p = &(*p)->next;
-    *p = r;
-}
-
-static void deliver(recv_req *r) {
-    if (r->tag == TAG_FIN) {
-        fin_data++;
-        free(r->buf);
-    } else if (r->tag == TAG_BG) {
-        papc_arr_on_data(r->source, r->buf, r->n);  /* takes buf */
-    } else {
-        free(r->buf);
-    }
-}
-
-/* Tests the receives in flight and delivers each completed one that has
- * no earlier undelivered receive from the same source. */
-static int test_recvs(void) {
-    int did = 0;
-    for (recv_req *r = recvs; r; r = r->next)
-        if (!r->done) {
-            int flag = 0;
-            MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
-            r->done = flag;
-        }
-    for (recv_req **p = &recvs; *p;) {
-        recv_req *r = *p;
-        int blocked = 0;
-        for (recv_req *q = recvs; q != r; q = q->next)
-            if (q->source == r->source) blocked = 1;
-        if (r->done && !blocked) {
-            *p = r->next;
-            deliver(r);
-            free(r);
-            did++;
-        } else {
-            p = &r->next;
-        }
-    }
+    for (int chan = PAPC_TR_CTL; chan <= PAPC_TR_DATA; chan++)
+        while (papc_tr_take(chan, &source, &tag, &buf, &n))
+            dispatch(chan, source, tag, buf, n);
     return did;
 }
 
-#define POLL_BATCH 64
-
-int papc_arr_poll(void) {
+/* The parts' work of one round (runtime.c), and whether any keeps the
+ * thread's naps short. */
+static int parts_round(void) {
     int did = 0;
-    for (int i = 0; i < POLL_BATCH; i++) {
-        int flag = 0;
-        MPI_Message msg;
-        MPI_Status st;
-        if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, papc_mon.ctl, &flag,
-                        &msg, &st) != MPI_SUCCESS || !flag)
-            break;
-        double m[4] = {0, 0, 0, 0};
-        MPI_Mrecv(m, (int)sizeof m, MPI_BYTE, &msg, &st);
-        if (st.MPI_TAG == TAG_FIN) fin_ctl++;
-        else papc_arr_on_ctl(st.MPI_SOURCE, st.MPI_TAG, m);
-        did++;
-    }
-    for (int i = 0; i < POLL_BATCH; i++) {
-        int flag = 0, n = 0;
-        MPI_Message msg;
-        MPI_Status st;
-        if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, papc_mon.data, &flag,
-                        &msg, &st) != MPI_SUCCESS || !flag)
-            break;
-        MPI_Get_count(&st, MPI_BYTE, &n);
-        recv_req *r = malloc(sizeof *r);
-        char *buf = r ? malloc(n > 0 ? (size_t)n : 1) : NULL;
-        if (!buf) { /* cannot hold it: receive nothing, drop the message */
-            char dummy;
-            free(r);
-            MPI_Mrecv(&dummy, 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
-            continue;
-        }
-        r->buf = buf;
-        r->n = n;
-        r->source = st.MPI_SOURCE;
-        r->tag = st.MPI_TAG;
-        r->done = 0;
-        r->next = NULL;
-        if (MPI_Imrecv(buf, n, MPI_BYTE, &msg, &r->req) != MPI_SUCCESS) {
-            free(buf);
-            free(r);
-            continue;
-        }
-        recv_append(r);
-        did++;
-    }
-    did += test_recvs();
-    return did + test_sends();
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].round) did += papc_arr_parts[i].round();
+    return did;
 }
 
-int papc_arr_transfers(void) { return papc_mon.sends != NULL || recvs != NULL; }
+static int parts_busy(void) {
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].busy && papc_arr_parts[i].busy()) return 1;
+    return 0;
+}
+
+int papc_arr_transfers(void) { return papc_tr_transfers(); }
 
 /* ---- the thread ---- */
 
@@ -302,9 +201,9 @@ static void send_estimate(const arr_cmd *cmd) {
     double now = papc_arr_now();
     double rem = cmd->remaining - (now - cmd->t_cmd);
     if (rem < 0) rem = 0;
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     papc_arr_store_pred(papc_mon.rank, cmd->epoch, cmd->pred, now + rem);
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
     atomic_fetch_add_explicit(&papc_mon.estimates, 1, memory_order_relaxed);
     int n = cmd->ndest < 0 ? papc_mon.size : cmd->ndest;
     for (int i = 0; i < n; i++) {
@@ -337,35 +236,30 @@ static void send_fins(void) {
  * for a background message cuts short (papc_arr_wake), so a hand-off never
  * waits out a long idle nap. */
 static void thread_nap(double seconds) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    long ns = ts.tv_nsec + (long)(seconds * 1e9);
-    ts.tv_sec += ns / 1000000000L;
-    ts.tv_nsec = ns % 1000000000L;
-    pthread_mutex_lock(&papc_mon.mu);
-    if (!papc_mon.fg_waiting && !papc_mon.quit && papc_mon.ncmd == 0)
-        pthread_cond_timedwait(&papc_mon.wake, &papc_mon.mu, &ts);
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_lock();
+    int idle = !papc_mon.fg_waiting && !papc_mon.quit && papc_mon.ncmd == 0;
+    if (idle) papc_tr_wait(PAPC_TR_WAKE, seconds);
+    papc_tr_unlock();
+    if (!idle) papc_tr_pause(seconds < NAP_WAITING ? seconds : NAP_WAITING);
 }
 
-static void *thread_main(void *arg) {
-    (void)arg;
+static void thread_main(void) {
     double nap = NAP_MIN;
     int fin_sent = 0;
     arr_cmd cmds[ARR_CMDQ];
     for (;;) {
-        pthread_mutex_lock(&papc_mon.mu);
+        papc_tr_lock();
         int ncmd = papc_mon.ncmd;
         memcpy(cmds, papc_mon.cmdq, (size_t)ncmd * sizeof *cmds);
         papc_mon.ncmd = 0;
         int quit = papc_mon.quit, waiting = papc_mon.fg_waiting;
-        pthread_mutex_unlock(&papc_mon.mu);
+        papc_tr_unlock();
 
         int did = ncmd;
         if (!quit)
             for (int i = 0; i < ncmd; i++) send_estimate(&cmds[i]);
         did += papc_arr_poll();
-        if (!quit) did += papc_arr_run_handlers();
+        if (!quit) did += parts_round();
         if (quit) {
             /* Everything this process sends was sent before quit was set
              * (foreground) or above (thread), so a FIN to each peer comes
@@ -376,8 +270,8 @@ static void *thread_main(void *arg) {
                 fin_sent = 1;
             }
             if (fin_ctl >= papc_mon.size - 1 &&
-                fin_data >= papc_mon.size - 1 && !papc_mon.sends &&
-                !recvs)
+                fin_data >= papc_mon.size - 1 && !papc_tr_sends_pending() &&
+                !papc_tr_transfers())
                 break;
         }
         if (did) nap = NAP_MIN;
@@ -387,12 +281,11 @@ static void *thread_main(void *arg) {
          * 1 ms naps a multi-segment TCP transfer was paced at one segment
          * per nap), an open handler job (the message moving it on is
          * handled at once), shutdown. */
-        if ((waiting || quit || papc_arr_transfers() || papc_arr_jobs_open())
+        if ((waiting || quit || papc_arr_transfers() || parts_busy())
             && nap > NAP_WAITING)
             nap = NAP_WAITING;
         thread_nap(nap);
     }
-    return NULL;
 }
 
 /* ---- start ---- */
@@ -556,12 +449,12 @@ static void free_comms(void) {
 }
 
 static void free_state(void) {
-    papc_arr_drop_pending_views();
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].detach) papc_arr_parts[i].detach();
+    papc_tr_close();
     free_comms();
-    papc_arr_free_mailbox();
-    papc_arr_free_decisions();
-    papc_arr_free_recs();
-    papc_arr_free_sites();
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].release) papc_arr_parts[i].release();
     free(papc_mon.slots);
     free(papc_mon.send_seq);
     papc_mon.slots = NULL;
@@ -575,11 +468,7 @@ static void free_state(void) {
 
 /* Collective over priv. */
 static int mon_start(MPI_Comm priv) {
-    int provided = MPI_THREAD_SINGLE, ok, rank, size;
-    /* PMPI_: the drop-in layer reports the program's own level through
-     * MPI_Query_thread; the monitor needs MPI's. */
-    PMPI_Query_thread(&provided);
-    ok = provided == MPI_THREAD_MULTIPLE;
+    int ok = papc_tr_threads_ok(), rank, size;
     PAPC_CHECK(PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, priv));
     MPI_Comm_rank(priv, &rank);
     MPI_Comm_size(priv, &size);
@@ -606,6 +495,11 @@ static int mon_start(MPI_Comm priv) {
     MPI_Comm_set_errhandler(papc_mon.data, MPI_ERRORS_RETURN);
     papc_mon.rank = rank;
     papc_mon.size = size;
+    rc = papc_tr_open(papc_mon.ctl, papc_mon.data, papc_mon.dec, rank, size);
+    if (rc != MPI_SUCCESS) {
+        free_comms();
+        return rc;
+    }
     papc_mon.slots = malloc((size_t)size * ARR_WINDOW * sizeof(arr_slot));
     papc_mon.send_seq = calloc((size_t)size, sizeof(uint64_t));
     if (!papc_mon.slots || !papc_mon.send_seq) {
@@ -636,14 +530,13 @@ static int mon_start(MPI_Comm priv) {
     papc_mon.quit = 0;
     papc_mon.ncmd = 0;
     papc_mon.fg_waiting = 0;
-    papc_mon.sends = NULL;
     memset(papc_mon.jobs, 0, sizeof papc_mon.jobs);
     fin_ctl = fin_data = 0;
     served_gone = 0;
     papc_mon.served = priv;
     papc_mon.instance++;
     papc_mon.running = 1;
-    if (pthread_create(&papc_mon.thread, NULL, thread_main, NULL) != 0) {
+    if (papc_tr_start(thread_main) != MPI_SUCCESS) {
         /* Cannot happen in practice; the other ranks would run with a
          * monitor, so say it loudly. */
         papc_mon.running = 0;
@@ -702,7 +595,7 @@ int papc_progress(double fraction) {
 int papc_processing_end(void) { return MPI_SUCCESS; }
 
 void papc_arr_command(int epoch, int pred, double remaining, double t) {
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     if (papc_mon.ncmd == ARR_CMDQ) { /* thread behind: drop the oldest */
         memmove(papc_mon.cmdq, papc_mon.cmdq + 1,
                 (ARR_CMDQ - 1) * sizeof *papc_mon.cmdq);
@@ -714,22 +607,27 @@ void papc_arr_command(int epoch, int pred, double remaining, double t) {
     c->remaining = remaining;
     c->t_cmd = t;
     c->ndest = papc_arr_estimate_dests(c->dest);
-    pthread_cond_signal(&papc_mon.wake);
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_signal(PAPC_TR_WAKE);
+    papc_tr_unlock();
 }
 
 int papc_monitor_finalize(void) {
     if (!papc_mon.running) return MPI_SUCCESS;
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     papc_mon.quit = 1;
-    pthread_cond_broadcast(&papc_mon.cv);
-    pthread_cond_signal(&papc_mon.wake);
-    pthread_mutex_unlock(&papc_mon.mu);
-    pthread_join(papc_mon.thread, NULL);
-    int rc = papc_arr_report();
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_broadcast(PAPC_TR_CV);
+    papc_tr_signal(PAPC_TR_WAKE);
+    papc_tr_unlock();
+    papc_tr_join();
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].stop) {
+            int r = papc_arr_parts[i].stop();
+            if (rc == MPI_SUCCESS) rc = r;
+        }
+    papc_tr_lock();
     papc_mon.running = 0;
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
     free_state();
     papc_mon.user_finalized = 1;
     return rc;

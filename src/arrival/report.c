@@ -95,7 +95,7 @@ void papc_arr_rec_arrival(int rank, int epoch, double t) {
 
 void papc_arr_note_algorithm(int s, const char *name) {
     if (s < 0 || s >= papc_mon.nsites || !name) return;
-    pthread_mutex_lock(&papc_mon.mu);
+    papc_tr_lock();
     arr_site *site = &papc_mon.sites[s];
     for (int i = 0; i < 4; i++) {
         if (site->algs[i] && !strcmp(site->algs[i], name)) break;
@@ -104,7 +104,7 @@ void papc_arr_note_algorithm(int s, const char *name) {
             break;
         }
     }
-    pthread_mutex_unlock(&papc_mon.mu);
+    papc_tr_unlock();
 }
 
 void papc_arr_free_recs(void) {

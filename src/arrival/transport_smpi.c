@@ -1,0 +1,448 @@
+/*
+ * transport_smpi.c — the arrival runtime's transport under SimGrid SMPI
+ * (transport.h; compiled with -DPAPC_SMPI by smpicc, the library linked
+ * statically into the program so that SMPI privatizes its globals per
+ * rank).
+ *
+ * SMPI runs every rank as an s4u actor of one single-threaded simulation:
+ * a pthread cannot call MPI there and a blocking pthread primitive would
+ * stop the whole simulation.  So:
+ *  - the monitor is a second actor on the rank's host (sg_actor_create from
+ *    the rank: it shares the rank's privatized globals), which calls
+ *    SMPI_thread_create() first so that it may make MPI calls as its rank;
+ *  - the lock is an sg_mutex, each condition a semaphore (papc_tr_wait),
+ *    the clock the simulated one;
+ *  - messages TO a monitor (CTL, DATA) go through s4u mailboxes, one per
+ *    (channel, rank): SMPI delivers an MPI message to the main actor of the
+ *    destination rank only, so a second actor never receives one (this is
+ *    why a first probe, whose helper actors exchanged MPI messages on a dup
+ *    of MPI_COMM_WORLD, deadlocked).  The payload is an envelope whose
+ *    first word points to itself: SMPI's copy callback hands the receiver
+ *    the first 8 bytes AT the payload, so the receiver gets the envelope's
+ *    address; the envelope and its buffer then belong to the receiver.  The
+ *    simulated size is the message's bytes.  A receive is posted only when
+ *    sg_mailbox_listen says a message waits (like MPI_Improbe), so no
+ *    receive is left dangling at shutdown; several stream at once; a
+ *    per-(channel, source) sequence number hands them on in the order the
+ *    source sent them, whatever order they complete in;
+ *  - decisions (DEC) go to a rank's foreground as MPI messages: the
+ *    monitor's MPI_Isend reaches the main actor, whose receive names
+ *    MPI_ANY_SOURCE (SMPI reports a second actor's sends as coming from
+ *    MPI_UNDEFINED; the tag names the epoch).  Below SMPI's detached-send
+ *    threshold (smpi/send-is-detached-thresh, 64 KiB) SMPI copies the
+ *    buffer at once, so the request is freed at once: every MPI_Test costs
+ *    simulated time in SMPI (smpi/test, 100 us), which would slow the
+ *    monitor's every poll.  Larger ones (P >= 4096) are tested.
+ * Scheduling is cooperative (one actor runs at a time, switching only in
+ * simcalls), so the lists below need no lock as long as no simcall
+ * separates reading and writing them.
+ */
+#ifdef PAPC_SMPI
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xbt/config.h>
+#include "internal.h"
+#include "transport.h"
+
+static sg_mutex_t mu;
+static sg_sem_t conds[2];     /* the conditions: see papc_tr_wait */
+static sg_actor_t actor;
+static void (*actor_fn)(void);
+static MPI_Comm dec_comm = MPI_COMM_NULL;
+static MPI_Comm done_comm = MPI_COMM_NULL;   /* see papc_tr_isend */
+static int done_tag;
+static int my_rank, nranks;
+static int *world_of;                 /* [size] world rank of each rank */
+static sg_mailbox_t *boxes[2];        /* [size] per channel, lazily */
+static uint64_t *next_seq[2];         /* [size] sent per channel and dest */
+static uint64_t *want_seq[2];         /* [size] next to hand on per source */
+
+/* What goes through a mailbox. */
+typedef struct envelope {
+    struct envelope *self;   /* first: what the receiver is handed */
+    int source, tag, bytes;
+    uint64_t seq;
+    char *buf;
+} envelope;
+
+typedef struct pending {
+    struct pending *next;
+    sg_comm_t comm;          /* put or get */
+    MPI_Request req;         /* DEC: a tested MPI send */
+    void *buf;               /* DEC: its buffer */
+    int done_tag;            /* the foreground's put: tag of its wait */
+    void *got;               /* get: the envelope, when done */
+    envelope *env;           /* done gets waiting for their turn */
+} pending;
+
+static pending *sends;       /* [th] the monitor's puts and DEC sends */
+static pending *fg_sends;    /* [fg] the foreground's puts, merged by the
+                                monitor at its next progress */
+static pending *gets[2];     /* [th] receives in flight */
+static pending *held[2];     /* [th] received, before their turn */
+static pending *ready[2];    /* [th] in order, for papc_tr_take */
+
+int papc_tr_threads_ok(void) { return 1; }
+
+static void ensure_sync(void) {
+    if (!mu) {
+        mu = sg_mutex_init();
+        conds[0] = sg_sem_init(0);
+        conds[1] = sg_sem_init(0);
+    }
+}
+
+static void free_tables(void) {
+    free(world_of);
+    world_of = NULL;
+    for (int c = 0; c < 2; c++) {
+        free(boxes[c]);
+        free(next_seq[c]);
+        free(want_seq[c]);
+        boxes[c] = NULL;
+        next_seq[c] = want_seq[c] = NULL;
+    }
+}
+
+int papc_tr_open(MPI_Comm ctl, MPI_Comm data, MPI_Comm dec, int rank,
+                 int size) {
+    (void)data;
+    ensure_sync();
+    dec_comm = dec;
+    if (MPI_Comm_dup(ctl, &done_comm) != MPI_SUCCESS)
+        return papc_error(MPI_ERR_OTHER, "SMPI transport");
+    my_rank = rank;
+    nranks = size;
+    world_of = malloc((size_t)size * sizeof *world_of);
+    int *ranks = malloc((size_t)size * sizeof *ranks);
+    int ok = world_of && ranks;
+    for (int c = 0; c < 2 && ok; c++) {
+        boxes[c] = calloc((size_t)size, sizeof *boxes[c]);
+        next_seq[c] = calloc((size_t)size, sizeof *next_seq[c]);
+        want_seq[c] = calloc((size_t)size, sizeof *want_seq[c]);
+        ok = boxes[c] && next_seq[c] && want_seq[c];
+    }
+    if (!ok) {
+        free(ranks);
+        free_tables();
+        return papc_error(MPI_ERR_NO_MEM, "SMPI transport");
+    }
+    /* Mailboxes are global to the simulation: name them by world rank. */
+    MPI_Group g, w;
+    MPI_Comm_group(ctl, &g);
+    MPI_Comm_group(MPI_COMM_WORLD, &w);
+    for (int r = 0; r < size; r++) ranks[r] = r;
+    MPI_Group_translate_ranks(g, size, ranks, w, world_of);
+    MPI_Group_free(&g);
+    MPI_Group_free(&w);
+    free(ranks);
+    return MPI_SUCCESS;
+}
+
+static sg_mailbox_t box(int chan, int rank) {
+    if (!boxes[chan][rank]) {
+        char name[64];
+        snprintf(name, sizeof name, "papc-monitor-%d-%d", chan,
+                 world_of[rank]);
+        boxes[chan][rank] = sg_mailbox_by_name(name);
+    }
+    return boxes[chan][rank];
+}
+
+static void actor_main(int argc, char **argv) {
+    (void)argc; (void)argv;
+    SMPI_thread_create();   /* may call MPI as its rank (DEC sends) */
+    actor_fn();
+}
+
+int papc_tr_start(void (*fn)(void)) {
+    actor_fn = fn;
+    actor = sg_actor_create("papc-monitor", sg_host_self(), actor_main, 0,
+                            NULL);
+    return actor ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+void papc_tr_join(void) {
+    sg_actor_join(actor, -1);
+    actor = NULL;
+}
+
+void papc_tr_lock(void) {
+    ensure_sync();
+    sg_mutex_lock(mu);
+}
+void papc_tr_unlock(void) { sg_mutex_unlock(mu); }
+/* A condition is a semaphore of at most one token.  SimGrid 3.32's
+ * sg_cond_wait_for is broken (on its timeout it returns without the mutex,
+ * and a notify before the timeout did not wake it:
+ * tests/smpi/probes/cond_wait_for.c), and each condition here has one
+ * waiter only (CV: the foreground in papc_bg_take; WAKE: the monitor's
+ * nap), so a token left by a signal nobody waited for only makes the next
+ * wait return at once -- a spurious wake-up, which every waiter already
+ * tolerates. */
+static void post(int cond) {
+    if (sg_sem_get_capacity(conds[cond]) == 0) sg_sem_release(conds[cond]);
+}
+void papc_tr_signal(int cond) { post(cond); }
+void papc_tr_broadcast(int cond) { post(cond); }
+void papc_tr_wait(int cond, double seconds) {
+    sg_mutex_unlock(mu);
+    sg_sem_acquire_timeout(conds[cond], seconds);
+    sg_mutex_lock(mu);
+}
+
+void papc_tr_pause(double seconds) { sg_actor_sleep_for(seconds); }
+
+double papc_tr_now(void) { return simgrid_get_clock(); }
+
+/* ---- sends ---- */
+
+static pending *put(int chan, int dest, int tag, void *buf, int bytes) {
+    envelope *e = malloc(sizeof *e);
+    pending *p = e ? calloc(1, sizeof *p) : NULL;
+    if (!p) {
+        free(e);
+        return NULL;
+    }
+    *e = (envelope){e, my_rank, tag, bytes, next_seq[chan][dest]++, buf};
+    p->comm = sg_mailbox_put_async(box(chan, dest), e, bytes);
+    return p;
+}
+
+static int send_dec(int dest, int tag, void *buf, int bytes) {
+    pending *p = calloc(1, sizeof *p);
+    if (!p) {
+        free(buf);
+        return papc_error(MPI_ERR_NO_MEM, "monitor send");
+    }
+    int rc = MPI_Isend(buf, bytes, MPI_BYTE, dest, tag, dec_comm, &p->req);
+    if (rc != MPI_SUCCESS) {
+        free(buf);
+        free(p);
+        return papc_mpi_error(rc, "MPI_Isend (monitor)");
+    }
+    if (bytes < sg_cfg_get_int("smpi/send-is-detached-thresh")) {
+        /* SMPI copied buf: nothing left to test */
+        MPI_Request_free(&p->req);
+        free(buf);
+        free(p);
+        return MPI_SUCCESS;
+    }
+    p->buf = buf;
+    p->next = sends;
+    sends = p;
+    return MPI_SUCCESS;
+}
+
+int papc_tr_send(int chan, int dest, int tag, void *buf, int bytes) {
+    if (chan == PAPC_TR_DEC) return send_dec(dest, tag, buf, bytes);
+    pending *p = put(chan, dest, tag, buf, bytes);
+    if (!p) {
+        free(buf);
+        return papc_error(MPI_ERR_NO_MEM, "monitor send");
+    }
+    p->next = sends;
+    sends = p;
+    return MPI_SUCCESS;
+}
+
+int papc_tr_send_wait(int chan, int dest, int tag, const void *buf,
+                      int bytes) {
+    char *copy = malloc(bytes > 0 ? (size_t)bytes : 1);
+    if (!copy) return MPI_ERR_NO_MEM;
+    memcpy(copy, buf, (size_t)bytes);
+    pending *p = put(chan, dest, tag, copy, bytes);
+    if (!p) {
+        free(copy);
+        return MPI_ERR_NO_MEM;
+    }
+    sg_comm_wait(p->comm);
+    free(p);
+    return MPI_SUCCESS;
+}
+
+/* The foreground's put is waited for as MPI: its request is a receive of
+ * an empty message on done_comm that the monitor sends to its own rank
+ * when it sees the put complete, so a background send takes as long as
+ * in MPI (the sender of a large part waits for its transfer).  SMPI's
+ * generalized requests cannot serve: MPI_Waitall returns at once on one
+ * still incomplete (3.32, tests/smpi/probes/grequest.c). */
+static void notify_done(int tag) {
+    MPI_Request r;
+    if (MPI_Isend(NULL, 0, MPI_BYTE, my_rank, tag, done_comm, &r) ==
+        MPI_SUCCESS)
+        MPI_Request_free(&r);   /* empty: nothing to keep */
+}
+
+int papc_tr_isend(int chan, int dest, int tag, void *buf, int bytes,
+                  MPI_Request *req, void **mem) {
+    *req = MPI_REQUEST_NULL;
+    *mem = NULL;
+    pending *p = put(chan, dest, tag, buf, bytes);
+    if (!p) {
+        free(buf);
+        return MPI_ERR_NO_MEM;
+    }
+    done_tag = done_tag % 30000 + 1;
+    if (MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, done_tag, done_comm,
+                  req) == MPI_SUCCESS)
+        p->done_tag = done_tag;
+    else
+        *req = MPI_REQUEST_NULL;
+    p->next = fg_sends;
+    fg_sends = p;
+    return MPI_SUCCESS;
+}
+
+int papc_tr_dec_source(int decider) {
+    (void)decider;
+    return MPI_ANY_SOURCE;
+}
+
+static int test_sends(void) {
+    /* Take the foreground's puts over (no simcall in between). */
+    while (fg_sends) {
+        pending *p = fg_sends;
+        fg_sends = p->next;
+        p->next = sends;
+        sends = p;
+    }
+    int done = 0;
+    for (pending **pp = &sends; *pp;) {
+        pending *p = *pp;
+        int flag = 0;
+        if (p->comm) {
+            flag = sg_comm_test(p->comm);   /* releases it when done */
+            if (flag && p->done_tag) notify_done(p->done_tag);
+        } else {
+            MPI_Test(&p->req, &flag, MPI_STATUS_IGNORE);
+            if (flag) free(p->buf);
+        }
+        if (flag) {
+            *pp = p->next;
+            free(p);
+            done++;
+        } else {
+            pp = &p->next;
+        }
+    }
+    return done;
+}
+
+int papc_tr_sends_pending(void) { return sends != NULL || fg_sends != NULL; }
+
+/* ---- receives ---- */
+
+#define POLL_BATCH 64
+
+static void append(pending **list, pending *p) {
+    p->next = NULL;
+    while (*list) list = &(*list)->next;
+    *list = p;
+}
+
+static int post_gets(int chan) {
+    char name[64];
+    snprintf(name, sizeof name, "papc-monitor-%d-%d", chan,
+             world_of[my_rank]);
+    int did = 0;
+    for (int i = 0; i < POLL_BATCH && sg_mailbox_listen(name); i++) {
+        pending *p = calloc(1, sizeof *p);
+        if (!p) break;
+        p->comm = sg_mailbox_get_async(box(chan, my_rank), &p->got);
+        append(&gets[chan], p);
+        did++;
+    }
+    return did;
+}
+
+/* Moves held envelopes whose turn has come to ready. */
+static int release_held(int chan) {
+    int did = 0, moved = 1;
+    while (moved) {
+        moved = 0;
+        for (pending **pp = &held[chan]; *pp; pp = &(*pp)->next) {
+            pending *p = *pp;
+            envelope *e = p->env;
+            if (e->seq != want_seq[chan][e->source]) continue;
+            want_seq[chan][e->source]++;
+            *pp = p->next;
+            append(&ready[chan], p);
+            did++;
+            moved = 1;
+            break;
+        }
+    }
+    return did;
+}
+
+static int test_gets(int chan) {
+    for (pending **pp = &gets[chan]; *pp;) {
+        pending *p = *pp;
+        if (sg_comm_test(p->comm)) {   /* releases the comm */
+            p->comm = NULL;
+            p->env = p->got;
+            *pp = p->next;
+            append(&held[chan], p);
+        } else {
+            pp = &p->next;
+        }
+    }
+    return release_held(chan);
+}
+
+int papc_tr_progress(void) {
+    int did = 0;
+    for (int c = 0; c < 2; c++) {
+        did += post_gets(c);
+        did += test_gets(c);
+    }
+    return did + test_sends();
+}
+
+int papc_tr_take(int chan, int *source, int *tag, char **buf, int *bytes) {
+    pending *p = ready[chan];
+    if (!p) return 0;
+    ready[chan] = p->next;
+    envelope *e = p->env;
+    *source = e->source;
+    *tag = e->tag;
+    *buf = e->buf;
+    *bytes = e->bytes;
+    if (!*buf) *buf = malloc(1);
+    free(e);
+    free(p);
+    return 1;
+}
+
+int papc_tr_transfers(void) {
+    return papc_tr_sends_pending() || gets[0] || gets[1];
+}
+
+void papc_tr_close(void) {
+    for (int c = 0; c < 2; c++) {
+        pending **lists[2] = {&held[c], &ready[c]};
+        for (int k = 0; k < 2; k++)
+            while (*lists[k]) {
+                pending *p = *lists[k];
+                *lists[k] = p->next;
+                free(p->env->buf);
+                free(p->env);
+                free(p);
+            }
+    }
+    free_tables();
+    dec_comm = MPI_COMM_NULL;
+    if (done_comm != MPI_COMM_NULL) MPI_Comm_free(&done_comm);
+}
+
+#endif
