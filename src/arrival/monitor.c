@@ -59,8 +59,13 @@ typedef struct served_attr {
 static int delete_served(MPI_Comm comm, int key, void *attr, void *extra) {
     (void)key; (void)extra;
     /* The served comm is freed: the monitor keeps its own duplicates, but
-     * a new comm may get the same handle, so stop matching it. */
-    if (papc_mon.running && comm == papc_mon.served) served_gone = 1;
+     * a new comm may get the same handle, so stop matching it.  An
+     * attribute of an earlier monitor's instance is only being replaced
+     * (the monitor was restarted on the same comm): the comm lives on. */
+    const served_attr *a = attr;
+    if (papc_mon.running && comm == papc_mon.served &&
+        a->instance == papc_mon.instance)
+        served_gone = 1;
     free(attr);
     return MPI_SUCCESS;
 }
