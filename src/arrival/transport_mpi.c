@@ -161,28 +161,45 @@ static void append(recv_req **list, recv_req *r) {
 
 #define POLL_BATCH 64
 
+/* The next message waiting on channel ch, matched (MPI_Improbe) and given
+ * a request record and a buffer of its size; NULL when none waits.  A
+ * message there is no memory for is received into nothing and dropped
+ * (*dropped set), so that it does not block the ones behind it. */
+static recv_req *match_next(int ch, MPI_Message *msg, int *dropped) {
+    int flag = 0, n = 0;
+    MPI_Status st;
+    *dropped = 0;
+    if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comms[ch], &flag, msg,
+                    &st) != MPI_SUCCESS || !flag)
+        return NULL;
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    recv_req *r = malloc(sizeof *r);
+    char *buf = r ? malloc(n > 0 ? (size_t)n : 1) : NULL;
+    if (!buf) {
+        char dummy;
+        free(r);
+        MPI_Mrecv(&dummy, 0, MPI_BYTE, msg, MPI_STATUS_IGNORE);
+        *dropped = 1;
+        return NULL;
+    }
+    *r = (recv_req){MPI_REQUEST_NULL, buf, n, st.MPI_SOURCE, st.MPI_TAG, 0,
+                    NULL};
+    return r;
+}
+
 /* Receives up to a batch of ctl messages (tiny: MPI_Mrecv). */
 static int recv_ctl(void) {
     int did = 0;
     for (int i = 0; i < POLL_BATCH; i++) {
-        int flag = 0, n = 0;
         MPI_Message msg;
-        MPI_Status st;
-        if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comms[PAPC_TR_CTL],
-                        &flag, &msg, &st) != MPI_SUCCESS || !flag)
+        int dropped;
+        recv_req *r = match_next(PAPC_TR_CTL, &msg, &dropped);
+        if (!r) {
+            if (dropped) continue;
             break;
-        MPI_Get_count(&st, MPI_BYTE, &n);
-        recv_req *r = malloc(sizeof *r);
-        char *buf = r ? malloc(n > 0 ? (size_t)n : 1) : NULL;
-        if (!buf) { /* cannot hold it: receive nothing, drop the message */
-            char dummy;
-            free(r);
-            MPI_Mrecv(&dummy, 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
-            continue;
         }
-        MPI_Mrecv(buf, n, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
-        *r = (recv_req){MPI_REQUEST_NULL, buf, n, st.MPI_SOURCE, st.MPI_TAG,
-                        1, NULL};
+        MPI_Mrecv(r->buf, r->n, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+        r->done = 1;
         append(&ready[PAPC_TR_CTL], r);
         did++;
     }
@@ -193,28 +210,15 @@ static int recv_ctl(void) {
 static int recv_data(void) {
     int did = 0;
     for (int i = 0; i < POLL_BATCH; i++) {
-        int flag = 0, n = 0;
         MPI_Message msg;
-        MPI_Status st;
-        if (MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comms[PAPC_TR_DATA],
-                        &flag, &msg, &st) != MPI_SUCCESS || !flag)
+        int dropped;
+        recv_req *r = match_next(PAPC_TR_DATA, &msg, &dropped);
+        if (!r) {
+            if (dropped) continue;
             break;
-        MPI_Get_count(&st, MPI_BYTE, &n);
-        recv_req *r = malloc(sizeof *r);
-        char *buf = r ? malloc(n > 0 ? (size_t)n : 1) : NULL;
-        if (!buf) { /* cannot hold it: receive nothing, drop the message */
-            char dummy;
-            free(r);
-            MPI_Mrecv(&dummy, 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
-            continue;
         }
-        r->buf = buf;
-        r->n = n;
-        r->source = st.MPI_SOURCE;
-        r->tag = st.MPI_TAG;
-        r->done = 0;
-        if (MPI_Imrecv(buf, n, MPI_BYTE, &msg, &r->req) != MPI_SUCCESS) {
-            free(buf);
+        if (MPI_Imrecv(r->buf, r->n, MPI_BYTE, &msg, &r->req) != MPI_SUCCESS) {
+            free(r->buf);
             free(r);
             continue;
         }
