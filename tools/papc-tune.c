@@ -524,6 +524,14 @@ static void measure_local_costs(const plan *pl, papc_profile *prof) {
     world_sync();
 }
 
+#ifdef PAPC_SMPI
+/* SimGrid SMPI has no MPI_T; its eager limit is smpi/send-is-detached-thresh
+ * (65536 by default; sim/run keeps the default). */
+static double detect_eager(char *src, size_t len) {
+    snprintf(src, len, "SMPI smpi/send-is-detached-thresh default");
+    return 65536;
+}
+#else
 /* An MPI_T control variable: an integer as a double, or a string. */
 static int cvar_read(const char *name, double *num, char *str, size_t len) {
     int idx, verbosity, bind, scope, count;
@@ -612,6 +620,7 @@ static double detect_eager(char *src, size_t len) {
     MPI_T_finalize();
     return eager;
 }
+#endif /* PAPC_SMPI */
 
 /* Repetitions of a point whose warm-up took warm seconds: as many as its
  * share of the budget allows, within [rmin, rmax]. */
