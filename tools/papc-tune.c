@@ -791,6 +791,12 @@ static void set_segsize(size_t seg) {
  * call's error in *rc. */
 static double timed_call(const papc_alg_desc *row, MPI_Comm comm, int me,
                          const point *pt, int *rc) {
+#ifdef PAPC_SMPI
+    /* Under SMPI all simulated ranks share one environment: change
+     * PAPC_SEGSIZE only once every rank of comm is done with the last call
+     * (else a fast root reset it before a slow rank had read it). */
+    MPI_Barrier(comm);
+#endif
     set_segsize(pt->seg);
     int n = prepare_call(row->info.collective, pt->p, me, pt->m);
     MPI_Barrier(comm);
