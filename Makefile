@@ -52,3 +52,12 @@ TRAINING_ARGS ?=
 .PHONY: example-training
 example-training: deps build
 	@scripts/example-training.sh --build $(BUILD) $(TRAINING_ARGS)
+
+# The SimGrid SMPI build (issue 16, docs/scale.md): papcoll and the tools
+# compiled with smpicc into build-smpi/ (papcoll linked statically into each
+# tool); run them with sim/run, e.g. sim/run -n 48 -- papc-bench -c gather ...
+SMPI_BUILD ?= build-smpi
+.PHONY: smpi
+smpi: deps
+	@cmake -S . -B $(SMPI_BUILD) -DCMAKE_C_COMPILER=smpicc -DPAPC_SMPI=ON >/dev/null
+	@cmake --build $(SMPI_BUILD) -j $(JOBS) -- --no-print-directory

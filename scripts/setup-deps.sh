@@ -4,7 +4,9 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libcmocka-dev gfortran
       libgsl-dev libjansson-dev python3 python3-matplotlib hpcc lammps lammps-examples python3-mpi4py python3-numpy
-      python3-sklearn libfftw3-dev "$@")
+      python3-sklearn libfftw3-dev
+      libsimgrid-dev
+      "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -121,6 +121,12 @@ static double elapsed(void) { return MPI_Wtime() - t_start; }
  * ranks outside an experiment then leave the (oversubscribed) cores to the
  * ranks being timed. */
 static void world_agree(int *flags, int n) {
+#ifdef PAPC_SMPI
+    /* Simulated ranks that block cost no CPU: no naps (each would be one
+     * more event of the simulation, thousands per simulated second). */
+    MPI_Allreduce(MPI_IN_PLACE, flags, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return;
+#endif
     int done = 0;
     MPI_Request req;
     MPI_Iallreduce(MPI_IN_PLACE, flags, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD,
@@ -524,6 +530,14 @@ static void measure_local_costs(const plan *pl, papc_profile *prof) {
     world_sync();
 }
 
+#ifdef PAPC_SMPI
+/* SimGrid SMPI has no MPI_T; its eager limit is smpi/send-is-detached-thresh
+ * (65536 by default; sim/run keeps the default). */
+static double detect_eager(char *src, size_t len) {
+    snprintf(src, len, "SMPI smpi/send-is-detached-thresh default");
+    return 65536;
+}
+#else
 /* An MPI_T control variable: an integer as a double, or a string. */
 static int cvar_read(const char *name, double *num, char *str, size_t len) {
     int idx, verbosity, bind, scope, count;
@@ -612,6 +626,7 @@ static double detect_eager(char *src, size_t len) {
     MPI_T_finalize();
     return eager;
 }
+#endif /* PAPC_SMPI */
 
 /* Repetitions of a point whose warm-up took warm seconds: as many as its
  * share of the budget allows, within [rmin, rmax]. */
@@ -776,6 +791,12 @@ static void set_segsize(size_t seg) {
  * call's error in *rc. */
 static double timed_call(const papc_alg_desc *row, MPI_Comm comm, int me,
                          const point *pt, int *rc) {
+#ifdef PAPC_SMPI
+    /* Under SMPI all simulated ranks share one environment: change
+     * PAPC_SEGSIZE only once every rank of comm is done with the last call
+     * (else a fast root reset it before a slow rank had read it). */
+    MPI_Barrier(comm);
+#endif
     set_segsize(pt->seg);
     int n = prepare_call(row->info.collective, pt->p, me, pt->m);
     MPI_Barrier(comm);
