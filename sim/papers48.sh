@@ -9,9 +9,19 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?output dir}; shift
 mkdir -p "$out"
+# Pipelines of many small messages to one peer (allreduce SLT, reduce):
+# SMPI shares a link among all messages in flight, so eagerly posted
+# segments to one peer arrive together instead of one after another, and a
+# pipeline degenerates into store-and-forward (SLT at 1 Mi floats, P = 48:
+# 3,162 ms instead of 105 ms).  rdv=1 starts a message when its receive is
+# posted (smpi/async-small-thresh:0, SMPI's default): FIFO per peer, as
+# one TCP connection delivers.  See docs/scale-papers.md, section 3.
+rdv=0
 run() {  # NAME PLATFORM P TIMEOUT -- papc-bench args
   local name=$1 plat=$2 np=$3 tmo=$4; shift 5
-  "$here/run" -p "$plat" -n "$np" --lock --timeout "$tmo" -- papc-bench "$@" \
+  local cfg=()
+  [ "$rdv" = 1 ] && cfg=(--cfg smpi/async-small-thresh:0)
+  "$here/run" -p "$plat" -n "$np" --lock --timeout "$tmo" "${cfg[@]}" -- papc-bench "$@" \
       -q --csv "$out/$name.csv" >"$out/$name.txt" 2>&1
 }
 for exp in "$@"; do
@@ -40,16 +50,16 @@ for exp in "$@"; do
       -a native,basic_linear,slin,bsln --baseline basic_linear -m 1Mi,2Mi \
       -d 0,1,5,10,50,100,500 --mode rand-late --compute 200 -i 10 -x 1 ;;
   allreduce)  # pap-allreduce.md Table 3: 1 Mi floats, one process late
-    run allreduce48 proficz48 48 1800 -- -c allreduce \
+    rdv=1 run allreduce48 proficz48 48 1800 -- -c allreduce \
       -a native,ring,rabenseifner,prr,slt --baseline ring -m 1Mi \
       -d 0,1,5,10,50,100,500,1000 --mode one-late --compute 200 -i 10 -x 1 ;;
   reduce)  # clairvoyant-reduce.md Fig. 10: 512 Ki floats, 48 nodes
-    run reduce48 proficz48 48 1800 -- -c reduce \
+    rdv=1 run reduce48 proficz48 48 1800 -- -c reduce \
       -a native,binomial,rabenseifner,radix_k,ring,clairvoyant --baseline native \
       -m 512Ki -d 0,10,50,100,500 --mode rand-late --compute 200 -i 10 -x 1 ;;
   reduce-scale)  # Fig. 11: 128 Ki floats, 50 ms, P = 8 .. 48
     for p in 8 16 32 48; do
-      run reduce-scale-$p proficz48 $p 900 -- -c reduce \
+      rdv=1 run reduce-scale-$p proficz48 $p 900 -- -c reduce \
         -a native,binomial,rabenseifner,radix_k,ring,clairvoyant --baseline native \
         -m 128Ki -d 50 --mode rand-late --compute 200 -i 10 -x 1
     done ;;
