@@ -31,6 +31,8 @@ def main():
     ap.add_argument('--vs', required=True)
     ap.add_argument('--metric', default='r', choices=['r', 'e'])
     ap.add_argument('--paper', action='append', default=[])
+    ap.add_argument('--each', action='store_true',
+                    help='every algorithm as "mean (base / it)", no difference column')
     ap.add_argument('--labels', help='short names for --algs, same order')
     a = ap.parse_args()
     algs = a.algs.split(',')
@@ -49,8 +51,11 @@ def main():
             float(r[f'{a.metric}_mean_ms']), float(r[f'{a.metric}_std_ms']))
     for kf in sorted({k for k, _ in cell}):
         delays = sorted(d for k, d in cell if k == kf)
-        head = ['max delay ms'] + [f'{labels[x]} {a.metric} ms (sd)' for x in algs] + \
-               [f'{labels[a.base]} / {labels[a.vs]}', f'{labels[a.vs]} − {labels[a.base]} ms']
+        if a.each:
+            head = ['max delay ms'] + [f'{labels[x]} {a.metric} ms ({labels[a.base]} / it)' for x in algs]
+        else:
+            head = ['max delay ms'] + [f'{labels[x]} {a.metric} ms (sd)' for x in algs] + \
+                   [f'{labels[a.base]} / {labels[a.vs]}', f'{labels[a.vs]} − {labels[a.base]} ms']
         if kf in paper:
             head.append('paper: speedup')
         print(f'\n*{kf} Ki floats, P = {rows[0]["P"]}:*\n')
@@ -61,9 +66,12 @@ def main():
             missing = [x for x in algs if x not in c]
             if missing:
                 sys.exit(f'{a.csv}: no {missing} at {kf} Ki, {d} ms')
-            line = [str(d)] + [f'{c[x][0]:.1f} ({c[x][1]:.1f})' for x in algs]
             b, v = c[a.base][0], c[a.vs][0]
-            line += [f'{b / v:.2f}', f'{v - b:+.1f}']
+            if a.each:
+                line = [str(d)] + [f'{c[x][0]:.1f} ({b / c[x][0]:.2f})' for x in algs]
+            else:
+                line = [str(d)] + [f'{c[x][0]:.1f} ({c[x][1]:.1f})' for x in algs]
+                line += [f'{b / v:.2f}', f'{v - b:+.1f}']
             if kf in paper:
                 line.append(paper[kf][i] if i < len(paper[kf]) else '')
             print('| ' + ' | '.join(line) + ' |')
