@@ -53,6 +53,10 @@ for exp in "$@"; do
     rdv=1 run allreduce48 proficz48 48 1800 -- -c allreduce \
       -a native,ring,rabenseifner,prr,slt --baseline ring -m 1Mi \
       -d 0,1,5,10,50,100,500,1000 --mode one-late --compute 200 -i 10 -x 1 ;;
+  allreduce-published)  # PRR with the paper's pre-step rule (Fig. 7 lines 1-6)
+    rdv=1 run allreduce48-published proficz48 48 1800 -- -c allreduce \
+      -a ring,pre_reduced_ring_published --baseline ring -m 1Mi \
+      -d 0,10,50,100 --mode one-late --compute 200 -i 10 -x 1 ;;
   reduce)  # clairvoyant-reduce.md Fig. 10: 512 Ki floats, 48 nodes
     rdv=1 run reduce48 proficz48 48 1800 -- -c reduce \
       -a native,binomial,rabenseifner,radix_k,ring,clairvoyant --baseline native \
