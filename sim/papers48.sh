@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sim/papers48.sh — the Proficz papers' and Clairvoyant's 48-node experiments
 # and the arrival runtime's message counts, under SimGrid SMPI (issue 16;
-# docs/scale-papers.md).  Each experiment is one papc-bench run through
+# docs/scale.md).  Each experiment is one papc-bench run through
 # sim/run on sim/platforms/proficz48.xml (48 nodes, 1 Gbit/s, one switch),
 # one at a time under /work/SMPI.lock.  Results: CSV + text in OUT.
 #   sim/papers48.sh OUT counts|gather|scatter|allreduce|reduce|reduce-scale...
@@ -15,7 +15,7 @@ mkdir -p "$out"
 # pipeline degenerates into store-and-forward (SLT at 1 Mi floats, P = 48:
 # 3,162 ms instead of 105 ms).  rdv=1 starts a message when its receive is
 # posted (smpi/async-small-thresh:0, SMPI's default): FIFO per peer, as
-# one TCP connection delivers.  See docs/scale-papers.md, section 3.
+# one TCP connection delivers.  See docs/scale.md, "pap-allreduce.md Table 3 at 48 nodes".
 rdv=0
 run() {  # NAME PLATFORM P TIMEOUT -- papc-bench args
   local name=$1 plat=$2 np=$3 tmo=$4; shift 5

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Markdown tables of papc-bench CSVs for docs/scale-papers.md (issue 16).
+"""Markdown tables of papc-bench CSVs for docs/scale.md (issue 16).
 
   sim/papers_table.py CSV --algs A,B,C --base A --vs C [--metric r|e]
                       [--labels L1,L2,..] [--paper "size:ratio,ratio,..."]...
