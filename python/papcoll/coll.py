@@ -240,12 +240,13 @@ _OP_KINDS = {"MAX": "iuf", "MIN": "iuf", "SUM": "iufc", "PROD": "iufc",
              "BAND": "iu", "BOR": "iu", "BXOR": "iu",
              "MAXLOC": "", "MINLOC": "", "REPLACE": "", "NO_OP": ""}
 # keyed by the C handle's value, which _op computes anyway
-_PREDEFINED_OPS = {_lib.handle(getattr(MPI, n), _lib.Op_t).value: n
-                   for n in _OP_KINDS if hasattr(MPI, n)}
 _PREDEFINED_OP_OBJECTS = {id(getattr(MPI, n)): (getattr(MPI, n),
                                                 _lib.handle(getattr(MPI, n),
-                                                            _lib.Op_t))
+                                                            _lib.Op_t), n)
                           for n in _OP_KINDS if hasattr(MPI, n)}
+# the same ops by handle value, for an mpi4py object that is not MPI.SUM
+# itself but holds its handle
+_PREDEFINED_OPS = {c.value: n for _, c, n in _PREDEFINED_OP_OBJECTS.values()}
 
 
 def _op(op, buf):
