@@ -57,24 +57,29 @@
  * exactly the one generation would give: the cache cannot make ranks
  * diverge, whatever it holds or evicts, and it may even be off on some
  * ranks only.
- * (5) Issue 16, found at 48 simulated nodes: a dataflow executor must
- * still pace its sends (wait_for_round: not before its start + (round -
- * first round) d), else an early rank posts the sends of many rounds at
- * once and they share its link (balanced arrivals, 2 Mi floats: 131 ms
- * unpaced, 81 paced); and a late receive must hold up only its own
- * segment (FIFO application made every later event of the rank wait).
+ * (5) Issue 16, found at 48 simulated nodes: a late receive holds up
+ * only its own segment (FIFO application made every later event of the
+ * rank wait).  Two more remedies are knobs, off by default, because the
+ * networks disagree: pacing sends to their rounds (PAPC_CLV_PACE=1,
+ * wait_for_round) and planning with rounds of k d (PAPC_CLV_SLACK=k).  In
+ * SMPI, which shares a host's link fairly among all its messages in
+ * flight, they took balanced 2 Mi floats at P = 48 from 131 to 81 ms and
+ * rand-late 50 ms from 103 to 76 ms; on the emulated cluster (real TCP,
+ * a FIFO queue per port: a segment sent ahead waits behind the one due
+ * now instead of slowing it), P = 8, they cost 10 % (docs/scale.md
+ * section 4).
  * Commutative ops only (the schedule combines partial sums in arrival
  * order).
  *
  * Knobs (same value on every rank): PAPC_CLV_SEGMENTS=<N> fixes N (else
  * PAPC_SEGSIZE when set, else the model's N); PAPC_CLV_ROUND=<seconds>
  * replaces the planned round (ignored unless finite and > 0; sends are
- * still paced at the model's d); for tests,
+ * paced at the model's d); for tests,
  * PAPC_CLV_TEST_OFFSETS="0,0.001,,..." replaces the predicted offsets by
  * rank (empty/"-"/"inf": unknown).  PAPC_CLV_CACHE=<n> keeps up to n
  * schedules per call site (default 4, at most 64; 0: no cache; may differ
- * between ranks); PAPC_CLV_PACE=0 turns the pacing of sends off (to
- * measure it); PAPC_CLV_SLACK=<k> plans rounds of k d (default 2,
+ * between ranks); PAPC_CLV_PACE=1 paces sends to their rounds
+ * (wait_for_round); PAPC_CLV_SLACK=<k> plans rounds of k d (default 1,
  * plan_slack).  PAPC_VERBOSE=1 prints N, d, the rounds and whether the
  * schedule was cached or generated, on the root.
  *
@@ -417,16 +422,18 @@ static int post_receive(clv_exec *x, const papc_clv_event *e) {
     return MPI_SUCCESS;
 }
 
-/* Holds a send back until its round has come in this rank's own time:
- * its start plus (round - first round) d.  The schedule sends one segment
- * per round; without this, a rank holding many segments at once (its own,
- * early, while the others come late) posted the sends of many future
- * rounds together, and as segments under the eager limit leave at once,
- * they shared its link with the one due now.  At 48 simulated nodes with
- * arrivals spread over 50 ms that made rounds 3-5 times longer than
- * planned, and Clairvoyant with predictions slower than without.  A rank
- * behind its plan never waits; a wait is never one a round-by-round
- * execution would not make (it waits for each round's end). */
+/* PAPC_CLV_PACE=1: holds a send back until its round has come in this
+ * rank's own time: its start plus (round - first round) d.  The schedule
+ * sends one segment per round; unpaced, a rank holding many segments at
+ * once (its own, early, while the others come late) posts the sends of
+ * many future rounds together, and segments under the eager limit leave
+ * at once.  Where the network shares a link fairly among them (SMPI) they
+ * slow the one due now: at 48 simulated nodes rounds took 3-5 times
+ * longer than planned.  Where it queues them FIFO (a real port's queue)
+ * they only wait, and pacing at the model's d, which overestimates the
+ * rounds where few ranks send, costs time.  A rank behind its plan never
+ * waits; a wait is never one a round-by-round execution would not make
+ * (it waits for each round's end). */
 static void wait_for_round(const clv_exec *x, int round) {
     double due = x->t_start + (round - x->first_round) * x->d;
     for (;;) {
@@ -497,20 +504,20 @@ static int run_events(clv_exec *x, const papc_clv_plan *s) {
     return rc;
 }
 
-/* The schedule is planned with rounds of slack x d and run paced at d
- * (PAPC_CLV_SLACK, default 2, same on every rank; 1 = the model's d).  A
+/* PAPC_CLV_SLACK=<k> (same on every rank, 1 <= k <= 64; default 1):
+ * the schedule is planned with rounds of k d (and, paced, run at d).  A
  * prediction is off by a round or two (0.5-0.9 ms against d = 0.43 ms at
  * 48 simulated nodes): planned at d, a rank that came one round late
  * stalled the chain that counted on it, and with arrivals spread over
- * 50 ms the stalls added up (Clairvoyant 102.7 ms with predictions, 79.1
- * without; 75.5 planned at 2d).  Arrivals as predicted lose nothing but
- * the finer grid (one-late 10 ms, 512 Ki floats: 33.5 against 30.1 ms). */
+ * 50 ms the stalls added up in SMPI (102.7 ms with predictions, 79.1
+ * without, 75.5 at k = 2 and paced); on the emulated cluster k = 2 cost
+ * 8 % (70.6 against 65.1 ms). */
 static double plan_slack(void) {
     const char *v = getenv("PAPC_CLV_SLACK");
-    if (!(v && *v)) return 2;
+    if (!(v && *v)) return 1;
     char *end;
     double k = strtod(v, &end);
-    return *end || !(k >= 1) || k > 64 ? 2 : k;
+    return *end || !(k >= 1) || k > 64 ? 1 : k;
 }
 
 /* The planned round: PAPC_CLV_ROUND=<seconds> when set (finite, > 0),
@@ -525,11 +532,10 @@ static double plan_round(double d) {
     return d * plan_slack();
 }
 
-/* PAPC_CLV_PACE=0 lets sends go as soon as their data are in (as before
- * issue 16), to measure what wait_for_round buys. */
+/* PAPC_CLV_PACE=1 paces sends (wait_for_round); default off. */
 static int pace_enabled(void) {
     const char *v = getenv("PAPC_CLV_PACE");
-    return !(v && !strcmp(v, "0"));
+    return v && !strcmp(v, "1");
 }
 
 /* Receive events of the plan's rank. */
