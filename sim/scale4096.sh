@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# sim/scale4096.sh — papcoll's classic results at 512-4,096 processes under
+# SimGrid SMPI on sim/platforms/fattree4096.xml (issue 16; docs/scale.md,
+# "At 512-4,096 processes").  Every run goes through sim/run --lock (one big
+# simulation at a time) under /usr/bin/time -v, so each result comes with
+# the simulation's own cost (NAME.time: wall, CPU, maximum RSS).
+#   sim/scale4096.sh OUT cost|select512|select1024|guide4096|classic4096|arrival4096...
+#
+# SMPI 3.32 and communicators (docs/scale.md): with smpi/coll-selector:ompi
+# the bcast that gives a new communicator its id runs Open MPI's "knomial"
+# rule, which SMPI maps to bcast__mvapich2_knomial_intra_node, which first
+# builds the SMP layout of the communicator (Comm::init_smp: a ring
+# allgather over all P ranks).  Its simulation cost grows as ~P^2.5: 1 s at
+# P = 256, 10 s at 512, 49 s of CPU at 1,024 per MPI_Comm_dup, and papcoll
+# duplicates every communicator it serves.  Runs at P >= 2,048 therefore
+# set smpi/bcast to a non-SMP algorithm (nosmp below): binomial_tree, or for
+# a bcast cell the algorithm Open MPI's rule picks at that P and size.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+out=${1:?output dir}; shift
+mkdir -p "$out"
+plat=fattree4096
+nosmp=(--cfg smpi/bcast:binomial_tree)
+quiet() { while [ -e /work/QUIET ]; do sleep 20; done; }
+run() {  # NAME P TIMEOUT [sim/run options] -- TOOL ARGS
+  local name=$1 np=$2 tmo=$3; shift 3
+  quiet
+  local rc=0
+  /usr/bin/time -v -o "$out/$name.time" "$here/run" -p "$plat" -n "$np" --lock \
+      --timeout "$tmo" "$@" >"$out/$name.txt" 2>"$out/$name.err" || rc=$?
+  echo "rc=$rc" >>"$out/$name.time"
+  printf '%-28s rc=%s %s\n' "$name" "$rc" "$(cost "$out/$name.time")"
+}
+cost() {  # wall, CPU and memory of one run from its /usr/bin/time -v file
+  awk -F': ' '/Elapsed/ {w=$2} /User time/ {u=$2} /System time/ {s=$2}
+      /Maximum resident/ {m=$2} END {printf "wall %s cpu %.1f s rss %.0f MB", w, u+s, m/1024}' "$1"
+}
+profile=${PAPC_SCALE_PROFILE:-$out/profile-fattree-p64.json}
+need_profile() {  # the P = 64 profile of "Model-based selection accuracy at 64-256"
+  [ -r "$profile" ] && return
+  run tune-p64 64 2400 -- papc-tune --quick --procs 4,32,64 \
+      --collectives bcast,gather -o "$profile" --csv "$out/tune-p64.csv"
+}
+for exp in "$@"; do
+  case "$exp" in
+  cost)  # item 1: what a communicator and a linear receive cost the simulation
+    smpicc -O2 -o "$out/comm_cost" "$here/comm_cost.c"
+    for p in 256 512 1024; do
+      run cost-dup-$p $p 900 -- "$out/comm_cost" dup 1
+      run cost-dup-nosmp-$p $p 900 "${nosmp[@]}" -- "$out/comm_cost" dup 1
+    done
+    for p in 512 4096; do for w in init gather_recv gather_wait gather_waitall; do
+      run cost-$w-$p $p 1800 "${nosmp[@]}" -- "$out/comm_cost" $w 2
+    done; done ;;
+  select512|select1024)  # item 2: the P = 64 profile used at P = 512 / 1,024
+    need_profile
+    p=${exp#select}
+    run select-P$p $p 5400 -- papc-select-bench -c bcast,gather -m 8,4K,64K,1M \
+        -i 1 --min-iterations 1 -x 1 --profile "$profile" --platform smpi-fattree \
+        --csv "$out/select-P$p.csv" ;;
+  *) echo "sim/scale4096.sh: unknown experiment $exp" >&2; exit 2 ;;
+  esac
+done
