@@ -5,6 +5,7 @@
 # simulation at a time) under /usr/bin/time -v, so each result comes with
 # the simulation's own cost (NAME.time: wall, CPU, maximum RSS).
 #   sim/scale4096.sh OUT cost|select512|select1024|guide4096|classic4096|arrival4096...
+# (PAPC_SCALE_PROFILE=FILE: an existing P = 64 profile instead of re-tuning)
 #
 # SMPI 3.32 and communicators (docs/scale.md): with smpi/coll-selector:ompi
 # the bcast that gives a new communicator its id runs Open MPI's "knomial"
@@ -53,12 +54,38 @@ for exp in "$@"; do
     for p in 512 4096; do for w in init gather_recv gather_wait gather_waitall; do
       run cost-$w-$p $p 1800 "${nosmp[@]}" -- "$out/comm_cost" $w 2
     done; done ;;
-  select512|select1024)  # item 2: the P = 64 profile used at P = 512 / 1,024
+  select512|select1024)  # item 2: the P = 64 profile used at P = 512 / 1,024.
+    # Open MPI's rules as at 64-256 (native comparable); bcast without the
+    # 1 MiB cell: its eagerly sent segments keep SimGrid's network solver
+    # busy (P = 512: unfinished after 7 min of CPU, 2.1 GB).
     need_profile
     p=${exp#select}
-    run select-P$p $p 5400 -- papc-select-bench -c bcast,gather -m 8,4K,64K,1M \
-        -i 1 --min-iterations 1 -x 1 --profile "$profile" --platform smpi-fattree \
-        --csv "$out/select-P$p.csv" ;;
+    sel=(-i 1 --min-iterations 1 -x 1 --profile "$profile" --platform smpi-fattree)
+    run select-gather-P$p $p 5400 -- papc-select-bench -c gather -m 8,4K,64K,1M \
+        "${sel[@]}" --csv "$out/select-gather-P$p.csv"
+    run select-bcast-P$p $p 5400 -- papc-select-bench -c bcast -m 8,4K,64K \
+        "${sel[@]}" --csv "$out/select-bcast-P$p.csv" ;;
+  guide4096)  # item 3a: Traff's guidelines, size_aware_binomial vs native (the
+    # linear variant dropped: its root waits on P - 1 requests, O(P^2) in SMPI)
+    for coll in gatherv scatterv; do
+      run guide-$coll-P4096 4096 5400 "${nosmp[@]}" -- papc-guide --coll $coll \
+          --algs size_aware_binomial -i 1 -x 0 --csv "$out/guide-$coll-P4096.csv"
+    done ;;
+  classic4096)  # item 3b: papcoll's best classic algorithm vs SMPI's Open MPI rules
+    run classic-gather-P4096 4096 3600 "${nosmp[@]}" -- papc-classic-bench --coll gather \
+        --alg binomial --sizes 4K -i 1 -x 0 --csv "$out/classic-P4096.csv"
+    run classic-allreduce-P4096 4096 3600 "${nosmp[@]}" -- papc-classic-bench \
+        --coll allreduce --alg rabenseifner --sizes 1M -i 1 -x 0 --csv "$out/classic-P4096.csv"
+    # Open MPI's rule at P >= 4,096 and >= 256 KiB is scatter_allgather, which
+    # SMPI runs as scatter_rdb_allgather: set it for the whole run (no init_smp)
+    run classic-bcast-P4096 4096 3600 --cfg smpi/bcast:scatter_rdb_allgather -- \
+        papc-classic-bench --coll bcast --alg binomial --sizes 256K -i 1 -x 0 \
+        --csv "$out/classic-P4096.csv" ;;
+  arrival4096)  # item 3c: one arrival-aware loop with the monitor
+    PAPC_ARRIVAL_STATS="$out/stats-gather-4096.txt" \
+      run arrival-gather-P4096 4096 3600 "${nosmp[@]}" -- papc-bench -c gather \
+        -a native,linear_sync,sls,bsls --baseline linear_sync -m 4Ki -d 10 \
+        --mode rand-late --compute 20 -i 2 -x 1 -q --csv "$out/arrival-gather-P4096.csv" ;;
   *) echo "sim/scale4096.sh: unknown experiment $exp" >&2; exit 2 ;;
   esac
 done
