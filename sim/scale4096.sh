@@ -23,7 +23,16 @@ out=${1:?output dir}; shift
 mkdir -p "$out"
 plat=fattree4096
 nosmp=(--cfg smpi/bcast:binomial_tree)
-quiet() { while [ -e /work/QUIET ]; do sleep 20; done; }
+# Start only when /work/QUIET is absent AND the lock is free (a run queued
+# behind the lock must not start during the lead's measurements).
+quiet() {
+  local lock=${PAPC_SMPI_LOCK:-/work/SMPI.lock}
+  while :; do
+    while [ -e /work/QUIET ]; do sleep 20; done
+    flock -n "$lock" true 2>/dev/null && [ ! -e /work/QUIET ] && return
+    sleep 10
+  done
+}
 run() {  # NAME P TIMEOUT [sim/run options] -- TOOL ARGS
   local name=$1 np=$2 tmo=$3; shift 3
   quiet
