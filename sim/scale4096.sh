@@ -90,11 +90,15 @@ for exp in "$@"; do
     run classic-bcast-P4096 4096 3600 --cfg smpi/bcast:scatter_rdb_allgather -- \
         papc-classic-bench --coll bcast --alg binomial --sizes 256K -i 1 -x 0 \
         --csv "$out/classic-P4096.csv" ;;
-  arrival4096)  # item 3c: one arrival-aware loop with the monitor
+  arrival4096)  # item 3c: one arrival-aware loop with the monitor.  Progress on
+    # stderr (no -q) and stdout line-buffered (stdbuf's library, inherited by
+    # smpimain), so the table survives if the monitors' shutdown handshake
+    # (2P(P-1) FIN messages, 33.5 million at P = 4,096) outlasts the timeout.
+    LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=L \
     PAPC_ARRIVAL_STATS="$out/stats-gather-4096.txt" \
-      run arrival-gather-P4096 4096 3600 "${nosmp[@]}" -- papc-bench -c gather \
-        -a native,linear_sync,sls,bsls --baseline linear_sync -m 4Ki -d 10 \
-        --mode rand-late --compute 20 -i 2 -x 1 -q --csv "$out/arrival-gather-P4096.csv" ;;
+      run arrival-gather-P4096 4096 ${PAPC_SCALE_ARRIVAL_TIMEOUT:-2400} "${nosmp[@]}" -- \
+        papc-bench -c gather -a native,linear_sync,sls,bsls --baseline linear_sync -m 4Ki \
+        -d 10 --mode rand-late --compute 20 -i 2 -x 1 --csv "$out/arrival-gather-P4096.csv" ;;
   *) echo "sim/scale4096.sh: unknown experiment $exp" >&2; exit 2 ;;
   esac
 done
