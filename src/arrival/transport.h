@@ -89,4 +89,13 @@ int papc_tr_transfers(void);
 /* 1 while the monitor's own sends are incomplete. */
 int papc_tr_sends_pending(void);
 
+/* What went through CTL and DATA, for the shutdown's termination waves
+ * (monitor.c): *sent counts the messages this process posted (any thread,
+ * counted once posted successfully), *received those its monitor received
+ * (counted when complete, also when dropped for want of memory).  Messages
+ * of tag PAPC_TR_TAG_UNCOUNTED (the waves' own) are not counted.  Zeroed
+ * by papc_tr_open. */
+enum { PAPC_TR_TAG_UNCOUNTED = 3 };
+void papc_tr_counts(long long *sent, long long *received);
+
 #endif
