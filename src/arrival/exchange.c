@@ -130,9 +130,12 @@ int papc_arr_decision_tree_mode(int agreed, int size) {
 arr_slot *papc_arr_slot(int rank, int epoch, int create) {
     if (epoch < 0 || rank < 0 || rank >= papc_mon.size) return NULL;
     arr_slot *s = &papc_mon.slots[rank * ARR_WINDOW + epoch % ARR_WINDOW];
-    if (s->epoch == epoch) return s;
+    /* s->epoch holds epoch + 1, 0 (calloc's) when empty: the table is
+     * P x ARR_WINDOW slots per process, O(P^2) in a simulation of P
+     * ranks (26 GB at P = 4,096), and only the slots used get pages. */
+    if (s->epoch == epoch + 1) return s;
     if (!create) return NULL;
-    s->epoch = epoch;
+    s->epoch = epoch + 1;
     for (int p = 0; p < PRED_N; p++) s->pred[p] = NAN;
     s->decided = NAN;
     s->arrived = NAN;

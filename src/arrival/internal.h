@@ -54,7 +54,7 @@ enum { FAULT_NONE = 0, FAULT_REVERSE, FAULT_RANDOM, FAULT_MISSING,
 
 /* What this process knows of one rank's arrival at one epoch. */
 typedef struct arr_slot {
-    int epoch;               /* -1: empty */
+    int epoch;               /* epoch + 1; 0: empty (papc_arr_slot) */
     double pred[PRED_N];     /* predicted arrival, this process' clock; NAN */
     double arrived;          /* notice received (decider) / own arrival; NAN */
     double decided;          /* arrival time an order was formed with, for a

@@ -595,13 +595,12 @@ static int mon_start(MPI_Comm priv) {
         free_comms();
         return rc;
     }
-    papc_mon.slots = malloc((size_t)size * ARR_WINDOW * sizeof(arr_slot));
+    papc_mon.slots = calloc((size_t)size * ARR_WINDOW, sizeof(arr_slot));
     papc_mon.send_seq = calloc((size_t)size, sizeof(uint64_t));
     if (!papc_mon.slots || !papc_mon.send_seq) {
         free_state();
         return papc_error(MPI_ERR_NO_MEM, "monitor state");
     }
-    for (int i = 0; i < size * ARR_WINDOW; i++) papc_mon.slots[i].epoch = -1;
     papc_mon.fault = read_fault();
     /* Warm up only if every rank wants to: a per-rank setting must never
      * decide a collective step (a rank skipping it would hang the others). */
