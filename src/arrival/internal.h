@@ -11,11 +11,13 @@
  *
  * Communicators (duplicates of the served comm, made at start):
  *   ctl   estimates and arrival notices (tiny, any thread sends, the
- *         monitor thread alone receives) and FIN at shutdown;
- *   dec   agreed decisions (the decider's monitor or foreground sends, the
- *         other ranks' foregrounds receive, tag = epoch);
- *   data  the background channel (any thread sends, the monitor thread
- *         alone receives) and the warm-up.
+ *         monitor thread alone receives) and the shutdown's waves;
+ *   dec   agreed decisions on the flat path (the decider's monitor or
+ *         foreground sends, the other ranks' foregrounds receive,
+ *         tag = epoch);
+ *   data  the background channel and the decisions down the tree (any
+ *         thread sends, the monitor thread alone receives) and the
+ *         warm-up.
  */
 #ifndef PAPC_ARRIVAL_INTERNAL_H
 #define PAPC_ARRIVAL_INTERNAL_H

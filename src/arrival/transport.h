@@ -14,9 +14,10 @@
  * Nothing here knows what the messages mean (monitor.c, exchange.c,
  * channel.c do).
  *
- * Channels: CTL (estimates, notices, FIN; to the destination's monitor),
- * DATA (background channel, FIN; to its monitor), DEC (agreed decisions; to
- * its foreground).  A monitor receives CTL and DATA messages of one source
+ * Channels: CTL (estimates, notices, the shutdown's waves; to the
+ * destination's monitor), DATA (background channel, decisions down the
+ * tree; to its monitor), DEC (agreed decisions on the flat path; to its
+ * foreground).  A monitor receives CTL and DATA messages of one source
  * in the order that source sent them on that channel, as MPI's
  * non-overtaking rule gives.
  */
