@@ -99,12 +99,24 @@
  * leaves before every monitor sealed.  A decision arriving after sealing
  * would be one nobody below waits for; it is kept, not forwarded.
  *
+ * The decider's poll rate.  A receiving monitor stamps an estimate or a
+ * notice when it polls, so its nap (up to 1 ms when idle) is part of
+ * every prediction error.  Before issue 16 a decider received every
+ * peer's estimates and sent its own to all, which kept its monitor busy;
+ * with estimates to deciders only it idled towards 1 ms between them and
+ * the SLT decider's mean error grew by about 1 ms at P = 8.  So a process
+ * that expects to decide its next call (from its exit: it decided the
+ * site history says comes next, or this site when none is known) caps its
+ * monitor's nap at PAPC_DECIDER_NAP_US (default 100 us; 0: no cap) until
+ * an exit says otherwise.  Only deciders pay the CPU.
+ *
  * PAPC_ARRIVAL_FAULT=reverse|random|missing|stale perturbs the formed order
  * (reverse it / shuffle it with the epoch as seed / ignore predictions /
  * use the previous epoch's predictions) where it is formed, so an agreed
  * order stays agreed.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -199,6 +211,42 @@ int papc_arr_estimate_dests(int *dest) {
         add_dest(dest, &n, cap, papc_mon.recent[i]);
     if (papc_mon.nrecent == 0) add_dest(dest, &n, cap, 0);
     return n;
+}
+
+/* ---- the decider's poll rate (header comment) ---- */
+
+/* Whether this process decides the call expected after an exit at site
+ * (mu held). */
+static int decides_after(int site) {
+    if (site < 0 || site >= papc_mon.nsites) return 0;
+    int next = papc_mon.sites[site].next;
+    if (next >= 0 && next < papc_mon.nsites &&
+        papc_mon.sites[next].decider >= 0)
+        return papc_mon.sites[next].decider == papc_mon.rank;
+    return papc_mon.sites[site].decider == papc_mon.rank;
+}
+
+static double decider_nap_cap(void) {
+    static double cap = -1;
+    if (cap < 0) {
+        const char *v = getenv("PAPC_DECIDER_NAP_US");
+        char *end;
+        double us = v && *v ? strtod(v, &end) : 100;
+        if (v && *v && (*end || !(us >= 0))) {
+            if (papc_mon.rank == 0)
+                fprintf(stderr, "papcoll: PAPC_DECIDER_NAP_US=%s is not a "
+                        "number of microseconds; using 100\n", v);
+            us = 100;
+        }
+        cap = us * 1e-6;
+    }
+    return cap;
+}
+
+double papc_arr_decider_nap(void) {
+    return atomic_load_explicit(&papc_mon.decides_next, memory_order_relaxed)
+               ? decider_nap_cap()
+               : 0;
 }
 
 /* The predicted arrival of rank at epoch, NAN when none; *from_progress
@@ -986,6 +1034,8 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
         if (c->rank == a->decider) papc_arr_note_algorithm(a->site, c->algorithm);
         papc_tr_lock();
         double rem = papc_arr_history_next(a->site);
+        atomic_store_explicit(&papc_mon.decides_next, decides_after(a->site),
+                              memory_order_relaxed);
         drop_old_decisions(a->epoch - ARR_WINDOW);
         rx_gc(a->epoch - ARR_WINDOW);
         papc_tr_unlock();

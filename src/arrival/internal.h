@@ -159,6 +159,8 @@ typedef struct papc_monitor {
     arr_cmd cmdq[ARR_CMDQ];   /* [mu] */
     int ncmd;                 /* [mu] */
     int fg_waiting;           /* [mu] foreground blocks on the mailbox */
+    _Atomic int decides_next; /* [fg] this process is the expected decider
+                                 of its next call (set at each exit) */
     arr_site *sites;          /* [mu] */
     int nsites, capsites;     /* [mu] */
     /* thread */
@@ -171,6 +173,7 @@ typedef struct papc_monitor {
      * at start, read by the report at finalize. */
     _Atomic long long sent_msgs[STAT_N], sent_bytes[STAT_N];
     _Atomic long long estimates;  /* estimates made (sent to >= 0 peers) */
+    _Atomic long long thread_cpu_us; /* [th] the monitor's CPU, sampled */
     int dec_tree;             /* [ro] AGREED decisions go down the binomial
                                  tree through the monitors (1) or straight
                                  to every foreground (0); agreed at start
@@ -183,7 +186,8 @@ extern papc_monitor papc_mon;
  * (chan, tag) to its part's handler, which takes buf (malloc'ed).  A part's
  * hooks (any may be NULL): round, run by the thread every round while not
  * stopping, returns the things it did; busy, 1 keeps the thread's naps
- * short; stop, at finalize after the thread ended (collective over ctl);
+ * short; nap, the longest nap the part allows now (seconds, 0: any);
+ * stop, at finalize after the thread ended (collective over ctl);
  * detach, before the monitor frees its duplicates; release, after. */
 typedef struct papc_arr_route {
     int chan, tag;
@@ -193,6 +197,7 @@ typedef struct papc_arr_part {
     const char *name;
     int (*round)(void);
     int (*busy)(void);
+    double (*nap)(void);
     int (*stop)(void);
     void (*detach)(void);
     void (*release)(void);
@@ -251,6 +256,9 @@ int papc_arr_estimate_dests(int *dest);
 /* Forms the order of epoch e from what this process knows (mu held). */
 void papc_arr_form(int epoch, int *order, double *offset, int *known);
 void papc_arr_free_decisions(void);
+/* The exchange's nap hook: a short cap while this process expects to
+ * decide its next call (PAPC_DECIDER_NAP_US), else 0. */
+double papc_arr_decider_nap(void);
 
 /* channel.c */
 void papc_arr_on_data(int source, char *buf, int bytes);   /* [th] */

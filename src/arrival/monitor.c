@@ -313,6 +313,16 @@ static int parts_busy(void) {
     return 0;
 }
 
+/* The shortest nap cap any part sets now (0: none). */
+static double parts_nap_cap(void) {
+    double cap = 0;
+    for (int i = 0; i < papc_arr_nparts; i++) {
+        double c = papc_arr_parts[i].nap ? papc_arr_parts[i].nap() : 0;
+        if (c > 0 && (cap == 0 || c < cap)) cap = c;
+    }
+    return cap;
+}
+
 int papc_arr_transfers(void) { return papc_tr_transfers(); }
 
 /* ---- the thread ---- */
@@ -351,8 +361,17 @@ static void thread_nap(double seconds) {
     if (!idle) papc_tr_pause(seconds < NAP_WAITING ? seconds : NAP_WAITING);
 }
 
+/* The thread's CPU for PAPC_ARRIVAL_STATS, sampled every 64 rounds (a
+ * syscall each). */
+static void sample_cpu(void) {
+    atomic_store_explicit(&papc_mon.thread_cpu_us,
+                          (long long)(papc_tr_thread_cpu() * 1e6),
+                          memory_order_relaxed);
+}
+
 static void thread_main(void) {
     double nap = NAP_MIN;
+    unsigned rounds = 0;
     arr_cmd cmds[ARR_CMDQ];
     for (;;) {
         papc_tr_lock();
@@ -368,7 +387,10 @@ static void thread_main(void) {
         did += papc_arr_poll();
         if (!quit) did += parts_round();
         /* Shutdown: seal, then the termination waves (header comment). */
-        if (quit && shutdown_step()) break;
+        if (quit && shutdown_step()) {
+            sample_cpu();
+            break;
+        }
         if (did) nap = NAP_MIN;
         else if ((nap *= 2) > NAP_MAX) nap = NAP_MAX;
         /* Short naps while anyone waits on this thread: the foreground
@@ -379,6 +401,9 @@ static void thread_main(void) {
         if ((waiting || quit || papc_arr_transfers() || parts_busy())
             && nap > NAP_WAITING)
             nap = NAP_WAITING;
+        double cap = parts_nap_cap();
+        if (cap > 0 && nap > cap) nap = cap;
+        if ((++rounds & 63) == 0) sample_cpu();
         thread_nap(nap);
     }
 }

@@ -46,7 +46,8 @@ const int papc_arr_nroutes =
 const papc_arr_part papc_arr_parts[] = {
     {.name = "channel", .round = papc_arr_run_handlers,
      .busy = papc_arr_jobs_open, .release = papc_arr_free_mailbox},
-    {.name = "exchange", .detach = papc_arr_drop_pending_views,
+    {.name = "exchange", .nap = papc_arr_decider_nap,
+     .detach = papc_arr_drop_pending_views,
      .release = papc_arr_free_decisions,
      .settled = papc_arr_decisions_settled},
     {.name = "report", .stop = papc_arr_report,

@@ -62,6 +62,10 @@ void papc_tr_pause(double seconds);
 /* Seconds, this process' clock (MPI_Wtime / the simulated clock). */
 double papc_tr_now(void);
 
+/* CPU seconds the calling thread has used (0 where it means nothing: in
+ * simulation the monitor's CPU is not charged). */
+double papc_tr_thread_cpu(void);
+
 /* The monitor's non-blocking send: buf (malloc'ed, bytes) goes to dest on
  * chan with tag; the transport frees buf when the send completed. */
 int papc_tr_send(int chan, int dest, int tag, void *buf, int bytes);

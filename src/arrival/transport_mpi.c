@@ -91,6 +91,12 @@ void papc_tr_pause(double seconds) { (void)seconds; }
 
 double papc_tr_now(void) { return MPI_Wtime(); }
 
+double papc_tr_thread_cpu(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* ---- sends ---- */
 
 /* A non-blocking send of the monitor thread, with the buffer it owns. */

@@ -212,6 +212,8 @@ void papc_tr_pause(double seconds) { sg_actor_sleep_for(seconds); }
 
 double papc_tr_now(void) { return simgrid_get_clock(); }
 
+double papc_tr_thread_cpu(void) { return 0; }
+
 /* ---- sends ---- */
 
 static pending *put(int chan, int dest, int tag, void *buf, int bytes) {

@@ -23,8 +23,9 @@
  * generating again (about 40 ms at P = N = 512).  Each
  * rank then runs its own events in schedule order as a dataflow
  * (run_events): a send waits only for the receives of its own segment
- * scheduled before it, receives are posted ahead, nothing waits for a
- * round boundary.  A received segment is combined into the rank's own,
+ * scheduled before it and for its round to come in the rank's own time
+ * (wait_for_round), receives are posted ahead and applied out of order
+ * across segments, nothing waits for a round boundary.  A received segment is combined into the rank's own,
  * received op own -- or, when the rank had sent that segment away (the
  * root, and the head before the root comes, may send a segment and get it
  * back later as the sink), it replaces it.
@@ -56,16 +57,25 @@
  * exactly the one generation would give: the cache cannot make ranks
  * diverge, whatever it holds or evicts, and it may even be off on some
  * ranks only.
+ * (5) Issue 16, found at 48 simulated nodes: a dataflow executor must
+ * still pace its sends (wait_for_round: not before its start + (round -
+ * first round) d), else an early rank posts the sends of many rounds at
+ * once and they share its link (balanced arrivals, 2 Mi floats: 131 ms
+ * unpaced, 81 paced); and a late receive must hold up only its own
+ * segment (FIFO application made every later event of the rank wait).
  * Commutative ops only (the schedule combines partial sums in arrival
  * order).
  *
  * Knobs (same value on every rank): PAPC_CLV_SEGMENTS=<N> fixes N (else
  * PAPC_SEGSIZE when set, else the model's N); PAPC_CLV_ROUND=<seconds>
- * replaces d (ignored unless finite and > 0); for tests,
+ * replaces the planned round (ignored unless finite and > 0; sends are
+ * still paced at the model's d); for tests,
  * PAPC_CLV_TEST_OFFSETS="0,0.001,,..." replaces the predicted offsets by
  * rank (empty/"-"/"inf": unknown).  PAPC_CLV_CACHE=<n> keeps up to n
  * schedules per call site (default 4, at most 64; 0: no cache; may differ
- * between ranks).  PAPC_VERBOSE=1 prints N, d, the rounds and whether the
+ * between ranks); PAPC_CLV_PACE=0 turns the pacing of sends off (to
+ * measure it); PAPC_CLV_SLACK=<k> plans rounds of k d (default 2,
+ * plan_slack).  PAPC_VERBOSE=1 prints N, d, the rounds and whether the
  * schedule was cached or generated, on the root.
  *
  * Cache memory, per communicator: at most 8 sites x n plans, a plan being
@@ -74,10 +84,12 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clairvoyant.h"
 #include "clairvoyant/cache.h"
@@ -90,14 +102,8 @@
  * grows with N^2 P / 128) and add start-ups. */
 #define PAPC_CLV_MAX_SEGMENTS 4096
 
-/* Round length in seconds: the agreed model, or PAPC_CLV_ROUND. */
+/* Round length in seconds: the agreed model's. */
 static double round_length(const papc_arrival *a, double seg_bytes) {
-    const char *knob = getenv("PAPC_CLV_ROUND");
-    if (knob && *knob) {
-        char *end;
-        double v = strtod(knob, &end);
-        if (end != knob && isfinite(v) && v > 0) return v;
-    }
     double d = a->alpha_busy + seg_bytes * (a->beta_busy + a->gamma);
     if (!isfinite(d) || d <= 0) d = 1e-6; /* any positive length will do */
     return d;
@@ -300,8 +306,11 @@ static int get_plan(const papc_call *c, const double *arrival, double d,
 }
 
 /* The dataflow executor's state: this rank's vector (acc), which
- * segments it holds, the send in flight per segment and a window of
- * receives posted ahead, each into its own slot. */
+ * segments it holds, the send in flight per segment and up to W receives
+ * posted ahead, each into its own slot.  A pending receive is applied when
+ * a send of its segment needs it, when its slot is needed, or at the end;
+ * receives of one segment in posted order, of different segments in any
+ * order (they touch disjoint data). */
 typedef struct clv_exec {
     const papc_call *c;
     MPI_Datatype t;
@@ -310,11 +319,16 @@ typedef struct clv_exec {
     unsigned char *held;     /* held[j]: acc's segment j is this rank's */
     MPI_Request *send_req;   /* [N]: the send of segment j in flight */
     struct pending {         /* a receive posted, not yet applied */
-        MPI_Request req;
+        long seq;            /* posting order; -1: the entry is free */
         int seg, slot, len, replace;
-    } *win;                  /* FIFO ring of W */
-    int *free_slot, nfree;   /* slots not in use */
-    int W, head, npending;
+    } *win;                  /* [W] */
+    MPI_Request *recv_req;   /* [W]: win[k]'s receive (NULL when free) */
+    int *pending_of;         /* [N]: pending receives per segment */
+    int W, npending;
+    long seq;
+    double t_start, d;       /* this rank's start; the round length */
+    int first_round;         /* the round of its first event */
+    int pace;                /* PAPC_CLV_PACE: sends wait for their round */
 } clv_exec;
 
 static int seg_len(const clv_exec *x, int seg) {
@@ -326,12 +340,12 @@ static char *seg_at(const clv_exec *x, char *base, int seg) {
     return papc_elem(base, x->t, (MPI_Aint)seg * x->elems);
 }
 
-/* Waits for the oldest pending receive and applies it: combined into the
- * segment, or copied over it when the segment had been sent away (its
- * send must have left the buffer first). */
-static int apply_oldest(clv_exec *x) {
-    struct pending *p = &x->win[x->head];
-    int rc = papc_waitall(1, &p->req);
+/* Waits for pending receive k (if not complete yet) and applies it:
+ * combined into its segment, or copied over it when the segment had been
+ * sent away (its send must have left the buffer first). */
+static int apply_entry(clv_exec *x, int k) {
+    struct pending *p = &x->win[k];
+    int rc = papc_waitall(1, &x->recv_req[k]);
     char *slot = seg_at(x, x->pool, p->slot), *seg = seg_at(x, x->acc, p->seg);
     if (rc == MPI_SUCCESS && p->replace)
         rc = papc_waitall(1, &x->send_req[p->seg]);
@@ -339,41 +353,99 @@ static int apply_oldest(clv_exec *x) {
         rc = p->replace ? papc_copy(slot, p->len, x->t, seg, p->len, x->t)
                         : papc_reduce_local(slot, seg, p->len, x->t,
                                             x->c->op);
-    x->free_slot[x->nfree++] = p->slot;
-    x->head = (x->head + 1) % x->W;
+    p->seq = -1;
+    x->pending_of[p->seg]--;
     x->npending--;
     return rc;
 }
 
-/* Applies pending receives, oldest first, until none is of segment seg. */
-static int apply_segment(clv_exec *x, int seg) {
-    int last = -1;
-    for (int k = 0; k < x->npending; k++)
-        if (x->win[(x->head + k) % x->W].seg == seg) last = k;
-    int rc = MPI_SUCCESS;
-    for (int k = 0; k <= last && rc == MPI_SUCCESS; k++) rc = apply_oldest(x);
+/* The oldest pending receive of segment seg posted no later than upto,
+ * or -1. */
+static int oldest_of(const clv_exec *x, int seg, long upto) {
+    int best = -1;
+    for (int k = 0; k < x->W; k++)
+        if (x->win[k].seq >= 0 && x->win[k].seq <= upto &&
+            x->win[k].seg == seg &&
+            (best < 0 || x->win[k].seq < x->win[best].seq))
+            best = k;
+    return best;
+}
+
+/* Applies the pending receives of segment seg posted no later than upto,
+ * in posted order. */
+static int apply_segment_upto(clv_exec *x, int seg, long upto) {
+    int rc = MPI_SUCCESS, k;
+    while (rc == MPI_SUCCESS && x->pending_of[seg] > 0 &&
+           (k = oldest_of(x, seg, upto)) >= 0)
+        rc = apply_entry(x, k);
     return rc;
+}
+
+/* Frees a slot: waits for whichever pending receive completes first and
+ * applies it (after the older ones of its segment).  A receive from a
+ * late peer thus holds up only its own segment, not the others -- in
+ * FIFO order one late partner stalled every later event of the rank, and
+ * the stalls added up across ranks when arrivals were spread out. */
+static int free_a_slot(clv_exec *x) {
+    int k;
+    int rc = MPI_Waitany(x->W, x->recv_req, &k, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "clairvoyant receive");
+    if (k == MPI_UNDEFINED)
+        return papc_error(MPI_ERR_INTERN, "clairvoyant: no receive pending");
+    return apply_segment_upto(x, x->win[k].seg, x->win[k].seq);
 }
 
 static int post_receive(clv_exec *x, const papc_clv_event *e) {
     int rc = MPI_SUCCESS;
-    if (x->npending == x->W) rc = apply_oldest(x);
+    if (x->npending == x->W) rc = free_a_slot(x);
     if (rc != MPI_SUCCESS) return rc;
-    struct pending *p = &x->win[(x->head + x->npending) % x->W];
+    int k = 0;
+    while (x->win[k].seq >= 0) k++;
+    struct pending *p = &x->win[k];
     p->seg = e->segment;
     p->len = seg_len(x, e->segment);
-    p->slot = x->free_slot[--x->nfree];
+    p->slot = k;
     /* A segment this rank sent away comes back as the sink's: replace. */
     p->replace = !x->held[e->segment];
     rc = papc_irecv(x->c, seg_at(x, x->pool, p->slot), p->len, x->t, e->peer,
-                    x->sub, &p->req);
-    if (rc != MPI_SUCCESS) {
-        x->free_slot[x->nfree++] = p->slot;
-        return rc;
-    }
+                    x->sub, &x->recv_req[k]);
+    if (rc != MPI_SUCCESS) return rc;
+    p->seq = x->seq++;
     x->held[e->segment] = 1;
+    x->pending_of[e->segment]++;
     x->npending++;
     return MPI_SUCCESS;
+}
+
+/* Holds a send back until its round has come in this rank's own time:
+ * its start plus (round - first round) d.  The schedule sends one segment
+ * per round; without this, a rank holding many segments at once (its own,
+ * early, while the others come late) posted the sends of many future
+ * rounds together, and as segments under the eager limit leave at once,
+ * they shared its link with the one due now.  At 48 simulated nodes with
+ * arrivals spread over 50 ms that made rounds 3-5 times longer than
+ * planned, and Clairvoyant with predictions slower than without.  A rank
+ * behind its plan never waits; a wait is never one a round-by-round
+ * execution would not make (it waits for each round's end). */
+static void wait_for_round(const clv_exec *x, int round) {
+    double due = x->t_start + (round - x->first_round) * x->d;
+    for (;;) {
+        double now = MPI_Wtime();
+        if (now >= due) return;
+#ifdef PAPC_SMPI
+        /* simulated time passes only in a sleep */
+        struct timespec ts = {0, (long)((due - now) * 1e9)};
+        nanosleep(&ts, NULL);
+        return;
+#else
+        /* a real wait is microseconds: poll (MPI's progress), yield the
+         * core to an oversubscribed neighbour */
+        int flag;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, x->c->comm, &flag,
+                   MPI_STATUS_IGNORE);
+        sched_yield();
+#endif
+    }
 }
 
 static int post_send(clv_exec *x, const papc_clv_event *e) {
@@ -381,12 +453,24 @@ static int post_send(clv_exec *x, const papc_clv_event *e) {
     if (!x->held[j])
         return papc_error(MPI_ERR_INTERN, "clairvoyant: sends segment %d it "
                           "does not hold", j);
-    int rc = apply_segment(x, j); /* its partial sums must be in first */
+    /* its partial sums must be in first */
+    int rc = apply_segment_upto(x, j, x->seq);
+    if (rc == MPI_SUCCESS && x->pace) wait_for_round(x, e->round);
     if (rc == MPI_SUCCESS)
         rc = papc_isend(x->c, seg_at(x, x->acc, j), seg_len(x, j), x->t,
                         e->peer, x->sub, &x->send_req[j]);
     if (rc == MPI_SUCCESS) x->held[j] = 0;
     return rc;
+}
+
+/* The oldest pending receive, or -1. */
+static int oldest_pending(const clv_exec *x) {
+    int best = -1;
+    for (int k = 0; k < x->W; k++)
+        if (x->win[k].seq >= 0 &&
+            (best < 0 || x->win[k].seq < x->win[best].seq))
+            best = k;
+    return best;
 }
 
 /* Runs this rank's events in schedule order as a dataflow: a send waits
@@ -399,18 +483,53 @@ static int post_send(clv_exec *x, const papc_clv_event *e) {
  * schedule's deadlock freedom carries over; messages of a pair match in
  * round order because MPI does not overtake on one tag. */
 static int run_events(clv_exec *x, const papc_clv_plan *s) {
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, k;
     for (size_t i = 0; i < s->n; i++) {
         const papc_clv_event *e = &s->ev[i];
         rc = e->kind == PAPC_CLV_RECV ? post_receive(x, e) : post_send(x, e);
         if (rc != MPI_SUCCESS) break;
     }
-    while (rc == MPI_SUCCESS && x->npending) rc = apply_oldest(x);
+    while (rc == MPI_SUCCESS && (k = oldest_pending(x)) >= 0)
+        rc = apply_entry(x, k);
     if (rc == MPI_SUCCESS) return papc_waitall(x->N, x->send_req);
-    for (int k = 0; k < x->npending; k++)
-        papc_cleanup_requests(1, &x->win[(x->head + k) % x->W].req);
+    papc_cleanup_requests(x->W, x->recv_req);
     papc_cleanup_requests(x->N, x->send_req);
     return rc;
+}
+
+/* The schedule is planned with rounds of slack x d and run paced at d
+ * (PAPC_CLV_SLACK, default 2, same on every rank; 1 = the model's d).  A
+ * prediction is off by a round or two (0.5-0.9 ms against d = 0.43 ms at
+ * 48 simulated nodes): planned at d, a rank that came one round late
+ * stalled the chain that counted on it, and with arrivals spread over
+ * 50 ms the stalls added up (Clairvoyant 102.7 ms with predictions, 79.1
+ * without; 75.5 planned at 2d).  Arrivals as predicted lose nothing but
+ * the finer grid (one-late 10 ms, 512 Ki floats: 33.5 against 30.1 ms). */
+static double plan_slack(void) {
+    const char *v = getenv("PAPC_CLV_SLACK");
+    if (!(v && *v)) return 2;
+    char *end;
+    double k = strtod(v, &end);
+    return *end || !(k >= 1) || k > 64 ? 2 : k;
+}
+
+/* The planned round: PAPC_CLV_ROUND=<seconds> when set (finite, > 0),
+ * else slack x the model's round d. */
+static double plan_round(double d) {
+    const char *knob = getenv("PAPC_CLV_ROUND");
+    if (knob && *knob) {
+        char *end;
+        double v = strtod(knob, &end);
+        if (end != knob && isfinite(v) && v > 0) return v;
+    }
+    return d * plan_slack();
+}
+
+/* PAPC_CLV_PACE=0 lets sends go as soon as their data are in (as before
+ * issue 16), to measure what wait_for_round buys. */
+static int pace_enabled(void) {
+    const char *v = getenv("PAPC_CLV_PACE");
+    return !(v && !strcmp(v, "0"));
 }
 
 /* Receive events of the plan's rank. */
@@ -429,6 +548,7 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     x.elems = segment_elems(c, a, count);
     x.N = count / x.elems + (count % x.elems != 0);
     double d = round_length(a, (double)x.elems * (double)papc_type_size(t));
+    double d_plan = plan_round(d);
 
     papc_tmpbuf acc = {NULL, NULL}, pool = {NULL, NULL};
     papc_clv_plan own;
@@ -441,19 +561,20 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     int rc = MPI_SUCCESS;
     if (!arrival || !x.held || !x.send_req)
         rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule inputs");
-    if (rc == MPI_SUCCESS) rc = arrival_vector(c, a, d, x.N, arrival);
+    if (rc == MPI_SUCCESS) rc = arrival_vector(c, a, d_plan, x.N, arrival);
     if (rc == MPI_SUCCESS)
-        rc = get_plan(c, arrival, d, x.N, root,
+        rc = get_plan(c, arrival, d_plan, x.N, root,
                       (long long)count * (long long)papc_type_size(t), &own,
                       &s, &how);
-    if (rc == MPI_SUCCESS) print_view(c, root, x.N, d, s, how);
+    if (rc == MPI_SUCCESS) print_view(c, root, x.N, d_plan, s, how);
     /* Receives posted ahead: up to the vector's size in slots. */
     int nrecv = rc == MPI_SUCCESS ? receive_count(s) : 0;
     x.W = nrecv < x.N ? nrecv : x.N;
     if (x.W < 1) x.W = 1;
     x.win = malloc((size_t)x.W * sizeof *x.win);
-    x.free_slot = malloc((size_t)x.W * sizeof *x.free_slot);
-    if (rc == MPI_SUCCESS && (!x.win || !x.free_slot))
+    x.recv_req = malloc((size_t)x.W * sizeof *x.recv_req);
+    x.pending_of = calloc((size_t)x.N, sizeof *x.pending_of);
+    if (rc == MPI_SUCCESS && (!x.win || !x.recv_req || !x.pending_of))
         rc = papc_error(MPI_ERR_NO_MEM, "clairvoyant receive window");
     if (rc == MPI_SUCCESS) rc = papc_tmpbuf_alloc(&acc, t, (size_t)count);
     if (rc == MPI_SUCCESS)
@@ -462,10 +583,16 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     if (rc == MPI_SUCCESS) {
         x.acc = acc.ptr;
         x.pool = pool.ptr;
-        for (int k = 0; k < x.W; k++) x.free_slot[k] = k;
-        x.nfree = x.W;
+        for (int k = 0; k < x.W; k++) {
+            x.win[k].seq = -1;
+            x.recv_req[k] = MPI_REQUEST_NULL;
+        }
         memset(x.held, 1, (size_t)x.N);
         for (int j = 0; j < x.N; j++) x.send_req[j] = MPI_REQUEST_NULL;
+        x.t_start = MPI_Wtime();
+        x.d = d;
+        x.first_round = s->n ? s->ev[0].round : 0;
+        x.pace = pace_enabled();
         rc = run_events(&x, s);
     }
     if (rc == MPI_SUCCESS && c->rank == root) {
@@ -483,7 +610,8 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     free(x.held);
     free(x.send_req);
     free(x.win);
-    free(x.free_slot);
+    free(x.recv_req);
+    free(x.pending_of);
     return rc;
 }
 
