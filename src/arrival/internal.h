@@ -44,8 +44,9 @@ enum { PRED_PROGRESS = 0, PRED_HISTORY = 1, PRED_N = 2 };
 enum { ERR_DECISION = PRED_N, ERR_N = PRED_N + 1 };
 
 /* What the runtime sends, counted per kind (PAPC_ARRIVAL_STATS, report.c):
- * estimates (ctl), arrival notices (ctl), agreed decisions (dec),
- * background messages (data), FINs at shutdown (ctl and data).  The
+ * estimates (ctl), arrival notices (ctl), agreed decisions (dec, or data
+ * down the tree), background messages (data), the shutdown's termination
+ * waves, still called FINs (ctl).  The
  * start-up (agreement, warm-up, model fit) is not counted. */
 enum { STAT_EST = 0, STAT_NOTICE, STAT_DECISION, STAT_BG, STAT_FIN,
        STAT_N };
