@@ -56,12 +56,48 @@
  *    at once from what its monitor knows.  No message, no wait.
  *  - AGREED: the decider decides ONCE per epoch, at the first of: its
  *    monitor receiving the first AGREED notice of that epoch, or its own
- *    foreground arriving.  The decision (known, order, offsets) goes on
- *    dec with tag = epoch to every other rank; each waits in begin for
- *    that one message only -- for the decider's decision, never for a slow
- *    rank's estimate.  This replaces the papers' blocking MPI_Allgather
- *    per iteration.  As every rank of an AGREED call sends its notice
- *    before waiting, the decision is always made: no hang.
+ *    foreground arriving.  The decision (known, order, offsets) goes to
+ *    every other rank (below), each of which waits in begin for that one
+ *    message only -- for the decider's decision, never for a slow rank's
+ *    estimate.  This replaces the papers' blocking MPI_Allgather per
+ *    iteration.  As every rank of an AGREED call sends its notice before
+ *    waiting, the decision is always made: no hang.
+ *
+ * How a decision travels (issue 16).  It is 8(2P + 1) bytes; sent by the
+ * decider to each of the P - 1 others that is 268 MB from one process per
+ * call at P = 4,096.  Two paths, agreed at the monitor's start
+ * (PAPC_DECISION_TREE=0 flat, 1 tree, unset: tree above
+ * DEC_TREE_FLAT_MAX ranks; the least setting of any rank wins):
+ *  - flat: the decider (its monitor, or its foreground) sends it on dec,
+ *    tag dec_tag(epoch), to every other rank's foreground, which receives
+ *    it with MPI (blocking in begin for AGREED; a receive posted in begin
+ *    and completed in end or later for the plain call's view).
+ *  - tree: it goes down the binomial tree rooted at the decider
+ *    (internal.h, relative ranks), as one DATA message (TAG_DEC) to the
+ *    children's MONITORS, which forward it to their own children the
+ *    moment they receive it and keep it for their foreground (rx, below).
+ *    The decider sends ceil(log2 P) copies; every rank gets exactly one,
+ *    from its parent, after at most ceil(log2 P) hops.  The monitor
+ *    forwards because it is always there: a foreground that has not
+ *    reached the call, or a plain call that only completes its view at
+ *    its end, would hold up its whole subtree.  It also works unchanged
+ *    under SimGrid, where only a monitor can receive from a monitor
+ *    (transport_smpi.c); the foreground waits on the condition, as for a
+ *    background message.  The message carries its epoch and decider, so
+ *    no tag can alias an older epoch's.
+ * Why the tree can neither hang nor diverge.  Divergence: the message is
+ * formed once, by the decider, and forwarded byte for byte; a rank takes
+ * the one of its own epoch.  Hang: (1) the decision is made (above) and
+ * sent by the decider before its own call goes on; (2) a monitor waits for
+ * nothing and forwards in the handler that receives the message, so each
+ * hop completes a bounded time after the previous one, whatever the
+ * foregrounds do; (3) no monitor on the way has left: at shutdown a
+ * monitor seals its sends (monitor.c) only when every decision its own
+ * calls waited for has come -- every non-decider of a call that has a
+ * decision waits for it (registered in begin, before anything can fail),
+ * so each forwarder gets and forwards it before it seals, and no monitor
+ * leaves before every monitor sealed.  A decision arriving after sealing
+ * would be one nobody below waits for; it is kept, not forwarded.
  *
  * The decider's poll rate.  A receiving monitor stamps an estimate or a
  * notice when it polls, so its nap (up to 1 ms when idle) is part of
@@ -86,15 +122,32 @@
 #include "internal.h"
 
 #define HISTORY_MIN_SECONDS 100e-6
+/* Up to this many ranks a decision goes flat, unless PAPC_DECISION_TREE
+ * says otherwise (docs/performance.md: what each path costs). */
+#define DEC_TREE_FLAT_MAX 16
 
 static int dec_tag(int epoch) { return 1 + epoch % 32000; }
+
+int papc_arr_decision_tree_setting(void) {
+    const char *v = getenv("PAPC_DECISION_TREE");
+    if (v && !strcmp(v, "0")) return 0;
+    if (v && !strcmp(v, "1")) return 1;
+    return 2;
+}
+
+int papc_arr_decision_tree_mode(int agreed, int size) {
+    return agreed == 2 ? size > DEC_TREE_FLAT_MAX : agreed;
+}
 
 arr_slot *papc_arr_slot(int rank, int epoch, int create) {
     if (epoch < 0 || rank < 0 || rank >= papc_mon.size) return NULL;
     arr_slot *s = &papc_mon.slots[rank * ARR_WINDOW + epoch % ARR_WINDOW];
-    if (s->epoch == epoch) return s;
+    /* s->epoch holds epoch + 1, 0 (calloc's) when empty: the table is
+     * P x ARR_WINDOW slots per process, O(P^2) in a simulation of P
+     * ranks (26 GB at P = 4,096), and only the slots used get pages. */
+    if (s->epoch == epoch + 1) return s;
     if (!create) return NULL;
-    s->epoch = epoch;
+    s->epoch = epoch + 1;
     for (int p = 0; p < PRED_N; p++) s->pred[p] = NAN;
     s->decided = NAN;
     s->arrived = NAN;
@@ -298,6 +351,199 @@ static void drop_old_decisions(int before) {
     }
 }
 
+/* ---- decisions down the tree (header comment) ----
+ *
+ * A tree message: epoch, decider, known, order[n], offset[n] (doubles).
+ * rx: one record per epoch this process waits for or has received a
+ * decision of [mu]: made by the foreground when its call registers the
+ * wait (awaited) or by the monitor when the decision comes (msg), removed
+ * when the foreground takes it. */
+typedef struct dec_rx {
+    struct dec_rx *next;
+    int epoch;
+    int awaited;         /* a call of this process waits for it */
+    int abandoned;       /* ... but ended in an error: drop on arrival */
+    double *msg;         /* the tree message, once it came */
+} dec_rx;
+static dec_rx *rx;
+
+static int tree_doubles(int n) { return 3 + 2 * n; }
+
+static dec_rx *rx_find(int epoch, int create) {
+    for (dec_rx *r = rx; r; r = r->next)
+        if (r->epoch == epoch) return r;
+    if (!create) return NULL;
+    dec_rx *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->epoch = epoch;
+    r->next = rx;
+    rx = r;
+    return r;
+}
+
+static void rx_remove(dec_rx *gone) {
+    for (dec_rx **p = &rx; *p; p = &(*p)->next)
+        if (*p == gone) {
+            *p = gone->next;
+            free(gone->msg);
+            free(gone);
+            return;
+        }
+}
+
+/* Received decisions no call of this process claimed (it had passed the
+ * epoch, or its call failed before it waited) are dropped ARR_WINDOW
+ * epochs later.  [fg, mu held] */
+static void rx_gc(int before) {
+    for (dec_rx **p = &rx; *p;) {
+        dec_rx *r = *p;
+        if (!r->awaited && r->msg && r->epoch < before) {
+            *p = r->next;
+            free(r->msg);
+            free(r);
+        } else {
+            p = &r->next;
+        }
+    }
+}
+
+int papc_arr_decisions_settled(void) {
+    int settled = 1;
+    papc_tr_lock();
+    for (dec_rx *r = rx; r && settled; r = r->next)
+        if (r->awaited && !r->msg) settled = 0;
+    papc_tr_unlock();
+    return settled;
+}
+
+/* 1 when this process of a call at epoch with decider needs the tree's
+ * decision: a non-decider of an AGREED call or of a plain call's view. */
+static int waits_for_tree(const papc_call *c, int decider, int need) {
+    return papc_mon.dec_tree && c->rank != decider &&
+           (need == PAPC_ORDER_AGREED || c->arrival_view);
+}
+
+/* The decider's tree message of d. */
+static double *encode_tree(const arr_decision *d) {
+    int n = papc_mon.size;
+    double *m = malloc((size_t)tree_doubles(n) * sizeof *m);
+    if (!m) return NULL;
+    m[0] = d->epoch;
+    m[1] = papc_mon.rank;
+    m[2] = d->known;
+    for (int i = 0; i < n; i++) {
+        m[3 + i] = d->order[i];
+        m[3 + n + i] = d->offset[i];
+    }
+    return m;
+}
+
+/* This process' children in the tree of decider (real ranks). */
+static int tree_children(int decider, int *child) {
+    int n = papc_mon.size;
+    int k = papc_arr_tree_children((papc_mon.rank - decider + n) % n, n,
+                                   child);
+    for (int i = 0; i < k; i++) child[i] = (child[i] + decider) % n;
+    return k;
+}
+
+/* The monitor sends (a copy of) the tree message m to its children.  [th] */
+static void forward_tree(const double *m) {
+    int child[32];
+    int k = tree_children((int)m[1], child);
+    int bytes = tree_doubles(papc_mon.size) * (int)sizeof *m;
+    for (int i = 0; i < k; i++) {
+        double *copy = malloc((size_t)bytes);
+        if (!copy) continue;   /* the subtree would wait: as a lost one */
+        memcpy(copy, m, (size_t)bytes);
+        papc_arr_count(STAT_DECISION, bytes);
+        papc_arr_isend(copy, bytes, child[i], TAG_DEC, papc_mon.data);
+    }
+}
+
+void papc_arr_on_decision(int source, char *buf, int bytes) {
+    (void)source;
+    double *m = (double *)(void *)buf;
+    int n = papc_mon.size;
+    if (bytes != tree_doubles(n) * (int)sizeof *m || (int)m[1] < 0 ||
+        (int)m[1] >= n) {
+        free(buf);
+        return;
+    }
+    if (!papc_arr_sealed()) forward_tree(m);
+    papc_tr_lock();
+    dec_rx *r = rx_find((int)m[0], 1);
+    if (r && !r->msg) {
+        r->msg = m;
+        m = NULL;
+        if (r->abandoned) rx_remove(r);
+    }
+    papc_tr_broadcast(PAPC_TR_CV);
+    papc_tr_unlock();
+    free(m);
+}
+
+/* The foreground takes the tree decision of epoch, waiting for it;
+ * *msg is the tree message (the caller's).  [fg] */
+static int take_tree(int epoch, double **msg) {
+    papc_tr_lock();
+    for (;;) {
+        dec_rx *r = rx_find(epoch, 0);
+        if (r && r->msg) {
+            *msg = r->msg;
+            r->msg = NULL;
+            rx_remove(r);
+            papc_tr_unlock();
+            return MPI_SUCCESS;
+        }
+        if (!papc_mon.running || papc_mon.quit) {
+            papc_tr_unlock();
+            return papc_error(MPI_ERR_OTHER, "monitor stopped while "
+                              "waiting for an arrival decision");
+        }
+        /* The thread polls faster while we wait; the timeout only bounds
+         * a missed wake-up. */
+        if (papc_mon.fg_waiting++ == 0) papc_tr_signal(PAPC_TR_WAKE);
+        papc_tr_wait(PAPC_TR_CV, 2e-3);
+        papc_mon.fg_waiting--;
+    }
+}
+
+/* The tree decision of epoch if it came (1, *msg the caller's), without
+ * waiting.  [fg] */
+static int take_tree_now(int epoch, double **msg) {
+    papc_tr_lock();
+    dec_rx *r = rx_find(epoch, 0);
+    int got = r && r->msg;
+    if (got) {
+        *msg = r->msg;
+        r->msg = NULL;
+        rx_remove(r);
+    }
+    papc_tr_unlock();
+    return got;
+}
+
+/* A call that waited for epoch's decision ended in an error: the
+ * decision is still forwarded when it comes (settled waits for it), then
+ * dropped.  [fg] */
+static void abandon_tree(int epoch) {
+    papc_tr_lock();
+    dec_rx *r = rx_find(epoch, 0);
+    if (r && r->msg) rx_remove(r);
+    else if (r) r->abandoned = 1;
+    papc_tr_unlock();
+}
+
+static void free_rx(void) {
+    while (rx) {
+        dec_rx *r = rx;
+        rx = r->next;
+        free(r->msg);
+        free(r);
+    }
+}
+
 void papc_arr_free_decisions(void) {
     while (papc_mon.decisions) {
         arr_decision *d = papc_mon.decisions;
@@ -306,6 +552,7 @@ void papc_arr_free_decisions(void) {
         free(d->offset);
         free(d);
     }
+    free_rx();
 }
 
 /* ---- the thread's side ---- */
@@ -337,13 +584,20 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
      * a notice older than that was decided long ago: never decide twice
      * (a second decision message would match a later epoch's tag). */
     int fg_epoch = __atomic_load_n(&papc_mon.epoch_next, __ATOMIC_RELAXED);
+    /* Sealed (shutdown): the decider's own call decided every epoch of
+     * its calls before it went on; sending now would break the seal. */
     if (need == PAPC_ORDER_AGREED && epoch >= fg_epoch - ARR_WINDOW / 2 &&
-        !find_decision(epoch)) {
+        !find_decision(epoch) && !papc_arr_sealed()) {
         arr_decision *d = decide(epoch);
-        if (d) msg = encode(d);
+        if (d) msg = papc_mon.dec_tree ? encode_tree(d) : encode(d);
     }
     papc_tr_unlock();
     if (!msg) return;
+    if (papc_mon.dec_tree) {
+        forward_tree(msg);
+        free(msg);
+        return;
+    }
     int n = papc_mon.size, bytes = (1 + 2 * n) * (int)sizeof *msg;
     for (int r = 0; r < n; r++) {
         if (r == papc_mon.rank) continue;
@@ -366,6 +620,39 @@ static void rank_order(papc_arrival *a) {
     a->known = 0;
 }
 
+/* The decider's foreground sends its tree message msg (taken) to its
+ * children's monitors and waits for the sends, as it waited for the flat
+ * ones (ceil(log2 P) of them now). */
+static int send_tree_from_foreground(double *msg) {
+    int child[32];
+    int k = tree_children(papc_mon.rank, child);
+    int bytes = tree_doubles(papc_mon.size) * (int)sizeof *msg;
+    MPI_Request req[32];
+    void *mem[32];
+    int nreq = 0, rc = MPI_SUCCESS;
+    for (int i = 0; i < k && rc == MPI_SUCCESS; i++) {
+        double *copy = malloc((size_t)bytes);
+        if (!copy) {
+            rc = papc_error(MPI_ERR_NO_MEM, "arrival decision");
+            break;
+        }
+        memcpy(copy, msg, (size_t)bytes);
+        rc = papc_tr_isend(PAPC_TR_DATA, child[i], TAG_DEC, copy, bytes,
+                           &req[nreq], &mem[nreq]);   /* takes copy */
+        if (rc != MPI_SUCCESS) {
+            rc = papc_mpi_error(rc, "arrival decision send");
+            break;
+        }
+        papc_arr_count(STAT_DECISION, bytes);
+        nreq++;
+    }
+    int wrc = papc_waitall(nreq, req);
+    if (rc == MPI_SUCCESS) rc = wrc;
+    for (int i = 0; i < nreq; i++) free(mem[i]);
+    free(msg);
+    return rc;
+}
+
 /* The decider's side of an AGREED epoch: takes the decision its monitor
  * made at the first notice, or makes it now and sends it to every rank;
  * order, offset [n] and known receive it. */
@@ -382,12 +669,13 @@ static int agreed_as_decider(const papc_call *c, int epoch, int *order,
         memcpy(order, d->order, (size_t)n * sizeof *order);
         memcpy(offset, d->offset, (size_t)n * sizeof *offset);
         *known = d->known;
-        if (mine) msg = encode(d);
+        if (mine) msg = papc_mon.dec_tree ? encode_tree(d) : encode(d);
     }
     papc_tr_unlock();
     if (!d) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
     if (!mine) return MPI_SUCCESS;
     if (!msg) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
+    if (papc_mon.dec_tree) return send_tree_from_foreground(msg);
     MPI_Request *req = malloc((size_t)n * sizeof *req);
     if (!req) {
         free(msg);
@@ -411,9 +699,26 @@ static int agreed_as_decider(const papc_call *c, int epoch, int *order,
     return rc;
 }
 
+/* A tree message's decision into a. */
+static void from_tree(const double *m, papc_arrival *a) {
+    int n = a->size;
+    a->known = (int)m[2];
+    for (int i = 0; i < n; i++) {
+        a->order[i] = (int)m[3 + i];
+        a->offset[i] = m[3 + n + i];
+    }
+}
+
 static int agreed_from_decider(const papc_call *c, int decider,
                                papc_arrival *a) {
     int n = c->size;
+    if (papc_mon.dec_tree) {
+        double *t = NULL;
+        int rc = take_tree(a->epoch, &t);
+        if (rc == MPI_SUCCESS) from_tree(t, a);
+        free(t);
+        return rc;
+    }
     double *m = malloc((size_t)(1 + 2 * n) * sizeof *m);
     if (!m) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
     int rc = MPI_Recv(m, 1 + 2 * n, MPI_DOUBLE, papc_tr_dec_source(decider),
@@ -454,6 +759,11 @@ static int view_begin(const papc_call *c, papc_arrival *a) {
         free(order);
         return rc;
     }
+    if (papc_mon.dec_tree) {   /* registered in begin; taken in end */
+        free(a->view_msg);
+        a->view_msg = NULL;
+        return MPI_SUCCESS;
+    }
     int rc = MPI_Irecv(a->view_msg, 1 + 2 * n, MPI_DOUBLE,
                        papc_tr_dec_source(a->decider), dec_tag(a->epoch),
                        papc_mon.dec, &a->view_req);
@@ -480,18 +790,36 @@ static void keep_view(int site, int n, const double *offset, int known) {
  * would cost more than the choice can win.  [fg] */
 typedef struct pending_view {
     struct pending_view *next;
-    MPI_Request req;
-    double *msg;
+    MPI_Request req;         /* flat: the receive; tree: MPI_REQUEST_NULL */
+    double *msg;             /* flat */
     int site, n;
+    int epoch;               /* tree: the decision to take */
 } pending_view;
+/* Oldest first: completed in that order, so a site keeps its latest view
+ * on every rank (newest first, a rank with two pending views of a site
+ * ended with the older one while a rank that had taken the older one in
+ * end kept the newer one: different choices). */
 static pending_view *pending;
+
+static void add_pending(pending_view *p) {
+    pending_view **tail = &pending;
+    while (*tail) tail = &(*tail)->next;
+    p->next = NULL;
+    *tail = p;
+}
 
 static void complete_pending_views(void) {
     while (pending) {
         pending_view *p = pending;
         pending = p->next;
-        if (MPI_Wait(&p->req, MPI_STATUS_IGNORE) == MPI_SUCCESS)
+        if (p->req == MPI_REQUEST_NULL) {
+            double *t = NULL;
+            if (take_tree(p->epoch, &t) == MPI_SUCCESS)
+                keep_view(p->site, p->n, t + 3 + p->n, (int)t[2]);
+            free(t);
+        } else if (MPI_Wait(&p->req, MPI_STATUS_IGNORE) == MPI_SUCCESS) {
             keep_view(p->site, p->n, p->msg + 1 + p->n, (int)p->msg[0]);
+        }
         free(p->msg);
         free(p);
     }
@@ -501,10 +829,34 @@ void papc_arr_drop_pending_views(void) {
     while (pending) {
         pending_view *p = pending;
         pending = p->next;
-        MPI_Cancel(&p->req);
-        MPI_Wait(&p->req, MPI_STATUS_IGNORE);
+        if (p->req != MPI_REQUEST_NULL) {
+            MPI_Cancel(&p->req);
+            MPI_Wait(&p->req, MPI_STATUS_IGNORE);
+        }
         free(p->msg);
         free(p);
+    }
+}
+
+/* view_end down the tree: the decision if it came, else a pending view;
+ * after an error the wait is abandoned.  [fg] */
+static void view_end_tree(const papc_call *c, papc_arrival *a, int rc) {
+    int n = c->size;
+    double *t = NULL;
+    if (rc != MPI_SUCCESS) {
+        abandon_tree(a->epoch);
+    } else if (take_tree_now(a->epoch, &t)) {
+        keep_view(a->site, n, t + 3 + n, (int)t[2]);
+        free(t);
+    } else {
+        pending_view *p = malloc(sizeof *p);
+        if (p) {
+            *p = (pending_view){NULL, MPI_REQUEST_NULL, NULL, a->site, n,
+                                a->epoch};
+            add_pending(p);
+        } else {
+            abandon_tree(a->epoch);
+        }
     }
 }
 
@@ -515,6 +867,13 @@ static void view_end(const papc_call *c, papc_arrival *a, int rc) {
     int n = c->size;
     const double *offset = NULL;
     int known = 0;
+    if (waits_for_tree(c, a->decider, a->need) &&
+        a->need != PAPC_ORDER_AGREED) {
+        view_end_tree(c, a, rc);
+        free(a->view_msg);
+        a->view_msg = NULL;
+        return;
+    }
     if (a->view_req != MPI_REQUEST_NULL) {
         int done = 0;
         if (rc == MPI_SUCCESS &&
@@ -526,9 +885,9 @@ static void view_end(const papc_call *c, papc_arrival *a, int rc) {
             offset = a->view_msg + 1 + n;
             known = (int)a->view_msg[0];
         } else if (p) {
-            *p = (pending_view){pending, a->view_req, a->view_msg, a->site,
-                                n};
-            pending = p;
+            *p = (pending_view){NULL, a->view_req, a->view_msg, a->site,
+                                n, a->epoch};
+            add_pending(p);
             a->view_req = MPI_REQUEST_NULL;
             a->view_msg = NULL;
             return;
@@ -618,7 +977,18 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
         if (s) s->arrived = t;
         if (a->site >= 0) papc_arr_rec_open(a->epoch, a->site);
     }
+    /* Registered before anything can fail: a wait registered is a
+     * decision this monitor forwards before it seals (header comment). */
+    if (waits_for_tree(c, decider, (int)need)) {
+        dec_rx *r = rx_find(a->epoch, 1);
+        if (r) r->awaited = 1;
+        else rc = papc_error(MPI_ERR_NO_MEM, "arrival decision");
+    }
     papc_tr_unlock();
+    if (rc != MPI_SUCCESS) {
+        papc_arrival_end(c, a, rc);
+        return rc;
+    }
 
     if (c->rank != decider) {
         /* The plain call's view needs the epoch decided, whatever this
@@ -652,6 +1022,10 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
 int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
     if (a->epoch >= 0 && papc_mon.running && c->arrival_view)
         view_end(c, a, rc);
+    if (a->epoch >= 0 && papc_mon.running &&
+        waits_for_tree(c, a->decider, a->need) &&
+        a->need == PAPC_ORDER_AGREED)
+        abandon_tree(a->epoch);   /* taken in begin, unless it failed */
     if (a->epoch >= 0 && papc_mon.running) {
         double t = papc_arr_now();
         papc_mon.t_last_exit = t;
@@ -663,6 +1037,7 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
         atomic_store_explicit(&papc_mon.decides_next, decides_after(a->site),
                               memory_order_relaxed);
         drop_old_decisions(a->epoch - ARR_WINDOW);
+        rx_gc(a->epoch - ARR_WINDOW);
         papc_tr_unlock();
         papc_arr_mailbox_gc(a->epoch - 4);
         /* Back-to-back calls need no estimate (the notices tell); an

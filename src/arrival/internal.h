@@ -11,11 +11,13 @@
  *
  * Communicators (duplicates of the served comm, made at start):
  *   ctl   estimates and arrival notices (tiny, any thread sends, the
- *         monitor thread alone receives) and FIN at shutdown;
- *   dec   agreed decisions (the decider's monitor or foreground sends, the
- *         other ranks' foregrounds receive, tag = epoch);
- *   data  the background channel (any thread sends, the monitor thread
- *         alone receives) and the warm-up.
+ *         monitor thread alone receives) and the shutdown's waves;
+ *   dec   agreed decisions on the flat path (the decider's monitor or
+ *         foreground sends, the other ranks' foregrounds receive,
+ *         tag = epoch);
+ *   data  the background channel and the decisions down the tree (any
+ *         thread sends, the monitor thread alone receives) and the
+ *         warm-up.
  */
 #ifndef PAPC_ARRIVAL_INTERNAL_H
 #define PAPC_ARRIVAL_INTERNAL_H
@@ -32,7 +34,7 @@
 
 /* Message tags on ctl and data. */
 enum { TAG_EST = 1, TAG_NOTICE = 2, TAG_FIN = 3, TAG_BG = 4, TAG_WARM = 5,
-       TAG_FIT = 6 };
+       TAG_FIT = 6, TAG_DEC = 7 };
 
 /* Predictors. */
 enum { PRED_PROGRESS = 0, PRED_HISTORY = 1, PRED_N = 2 };
@@ -42,8 +44,9 @@ enum { PRED_PROGRESS = 0, PRED_HISTORY = 1, PRED_N = 2 };
 enum { ERR_DECISION = PRED_N, ERR_N = PRED_N + 1 };
 
 /* What the runtime sends, counted per kind (PAPC_ARRIVAL_STATS, report.c):
- * estimates (ctl), arrival notices (ctl), agreed decisions (dec),
- * background messages (data), FINs at shutdown (ctl and data).  The
+ * estimates (ctl), arrival notices (ctl), agreed decisions (dec, or data
+ * down the tree), background messages (data), the shutdown's termination
+ * waves, still called FINs (ctl).  The
  * start-up (agreement, warm-up, model fit) is not counted. */
 enum { STAT_EST = 0, STAT_NOTICE, STAT_DECISION, STAT_BG, STAT_FIN,
        STAT_N };
@@ -54,7 +57,7 @@ enum { FAULT_NONE = 0, FAULT_REVERSE, FAULT_RANDOM, FAULT_MISSING,
 
 /* What this process knows of one rank's arrival at one epoch. */
 typedef struct arr_slot {
-    int epoch;               /* -1: empty */
+    int epoch;               /* epoch + 1; 0: empty (papc_arr_slot) */
     double pred[PRED_N];     /* predicted arrival, this process' clock; NAN */
     double arrived;          /* notice received (decider) / own arrival; NAN */
     double decided;          /* arrival time an order was formed with, for a
@@ -172,6 +175,10 @@ typedef struct papc_monitor {
     _Atomic long long sent_msgs[STAT_N], sent_bytes[STAT_N];
     _Atomic long long estimates;  /* estimates made (sent to >= 0 peers) */
     _Atomic long long thread_cpu_us; /* [th] the monitor's CPU, sampled */
+    int dec_tree;             /* [ro] AGREED decisions go down the binomial
+                                 tree through the monitors (1) or straight
+                                 to every foreground (0); agreed at start
+                                 (PAPC_DECISION_TREE, exchange.c) */
 } papc_monitor;
 
 extern papc_monitor papc_mon;
@@ -195,6 +202,9 @@ typedef struct papc_arr_part {
     int (*stop)(void);
     void (*detach)(void);
     void (*release)(void);
+    /* 1 when the part will send nothing more that a peer waits for: the
+     * thread seals its sends (shutdown, monitor.c) only then.  NULL: 1. */
+    int (*settled)(void);
 } papc_arr_part;
 extern const papc_arr_route papc_arr_routes[];
 extern const int papc_arr_nroutes;
@@ -279,5 +289,41 @@ void papc_arr_rec_arrival(int rank, int epoch, double t);
 void papc_arr_note_algorithm(int site, const char *name); /* [fg] */
 int papc_arr_report(void);                      /* collective over ctl */
 void papc_arr_free_recs(void);
+
+/* ---- issue 16: decisions down a tree, shutdown in O(P) messages ---- */
+
+/* The binomial tree of the runtime's fan-outs (AGREED decisions, rooted at
+ * the decider; the shutdown waves, rooted at 0), over virtual ranks
+ * v = (rank - root) mod size: v's parent is v with its lowest set bit
+ * cleared, its children are v + m for the powers of two m below v's lowest
+ * set bit (every power of two for the root) with v + m < size.  Depth and
+ * the root's fan-out are ceil(log2 size). */
+static inline int papc_arr_tree_parent(int v) { return v ? v & (v - 1) : -1; }
+/* Fills child[31] with v's children, largest subtree first; returns how
+ * many. */
+static inline int papc_arr_tree_children(int v, int size, int *child) {
+    int n = 0, top = 1;
+    while (top < size && (v == 0 || top < (v & -v))) top <<= 1;
+    for (int m = top >> 1; m >= 1; m >>= 1)
+        if (v + m < size) child[n++] = v + m;
+    return n;
+}
+
+/* monitor.c: 1 once the thread has sealed its sends at shutdown: from
+ * then on it sends nothing but the termination waves.  [th] */
+int papc_arr_sealed(void);
+/* exchange.c */
+/* A decision that came down the tree (DATA, TAG_DEC): forwards it to this
+ * process' children (unless sealed) and keeps it for the foreground;
+ * takes buf.  [th] */
+void papc_arr_on_decision(int source, char *buf, int bytes);
+/* 1 when every decision this process' calls wait for has come (and so has
+ * been forwarded): the exchange's settled hook.  [th] */
+int papc_arr_decisions_settled(void);
+/* PAPC_DECISION_TREE as read on this rank: 0 flat, 1 tree, 2 by size
+ * (default); mon_start agrees on it (MIN over the ranks). */
+int papc_arr_decision_tree_setting(void);
+/* The agreed setting and the size give the mode (1: tree). */
+int papc_arr_decision_tree_mode(int agreed, int size);
 
 #endif

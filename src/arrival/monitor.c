@@ -18,6 +18,38 @@
  * while a handler job is open (papc_bg_ctx_jobs).  It never waits for
  * anything else (channel.c: why that makes the background algorithms
  * deadlock-free).
+ *
+ * Shutdown (issue 16: O(P) messages, not 2P(P - 1) FINs).  A monitor may
+ * leave only when no message of any peer is in flight to it (MPI: it
+ * would match nothing once the duplicates are freed; SMPI: a put nobody
+ * gets never completes, and its sender could never leave).  Until issue 16
+ * every monitor sent a FIN to every peer on ctl and data after all else
+ * and left when all FINs were in (per-pair non-overtaking).  Now:
+ *  1. quit: the foreground has made its last call and sends nothing more;
+ *     the thread sends no estimate and runs no handler from then on.
+ *  2. seal: once every part is settled (the exchange: every decision this
+ *     process' calls wait for has come, so it has been forwarded down its
+ *     tree; exchange.c) the thread seals: it will send nothing but the
+ *     waves below.  Its count of messages sent on ctl and data
+ *     (papc_tr_counts, both threads, the waves' own not counted) is final.
+ *  3. waves: a reduction up the binomial tree rooted at 0 of (sent,
+ *     received), each process adding its own counts when it sends its UP
+ *     (after its children's UPs and once its own sends completed), and the
+ *     root's verdict (received == sent) down the tree.  "again": the next
+ *     wave; "done": forward it and leave once the own sends completed.
+ * Why "done" is safe: every process sent its UP after sealing, so the sum
+ * of the reported sent counts is S, the number of messages ever sent to
+ * monitors.  Each process' reported received count is at most what it
+ * will ever receive, in_X, and the in_X sum to S.  If the reported ones
+ * sum to S as well, each equals its in_X: when X reported, every message
+ * ever sent to X had been received.  Of the waves' own messages X still
+ * receives only its DOWN, before it leaves.  Why it ends: every monitor
+ * seals (the decisions it waits for come: their decider sent them before
+ * its own call went on, and every monitor on the way forwards on receipt
+ * and does not leave before the final wave), a monitor never waits for
+ * anything but messages in flight, and a wave after the last message was
+ * received says done.  Cost: 2(P - 1) messages per wave (usually one or
+ * two waves), against 2P(P - 1) FINs before: 33.5 million at P = 4,096.
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,7 +61,16 @@ papc_monitor papc_mon = {
     .last_site = -1,
 };
 
-static int fin_ctl, fin_data;          /* [th] FINs received at shutdown */
+/* [th] the shutdown's termination waves (header comment) */
+enum { TERM_UP = 1, TERM_DOWN = 2 };
+static struct {
+    int sealed;          /* sends nothing but the waves from now on */
+    int wave;            /* the current wave */
+    int reported;        /* this process sent its UP (root: decided) */
+    int ups;             /* children's UPs of this wave received */
+    double sent, received;  /* their sums */
+    int done;            /* the verdict "done" came and was forwarded */
+} term;
 static int served_gone;                /* [fg] the served comm was freed */
 static int served_key = MPI_KEYVAL_INVALID;
 static int self_key = MPI_KEYVAL_INVALID;
@@ -156,12 +197,86 @@ int papc_arr_isend(void *buf, int bytes, int dest, int tag, MPI_Comm comm) {
     return papc_tr_send(chan, dest, tag, buf, bytes);
 }
 
+/* ---- shutdown: the termination waves (header comment) ---- */
+
+_Static_assert((int)TAG_FIN == (int)PAPC_TR_TAG_UNCOUNTED,
+               "the waves' messages must not count themselves");
+
+int papc_arr_sealed(void) { return term.sealed; }
+
+static void term_send(int dest, int kind, double a, double b) {
+    double *m = malloc(4 * sizeof *m);
+    if (!m) return;   /* tiny; as a lost FIN before: the peer would wait */
+    m[0] = kind;
+    m[1] = term.wave;
+    m[2] = a;
+    m[3] = b;
+    papc_arr_count(STAT_FIN, 4 * sizeof *m);
+    papc_arr_isend(m, 4 * (int)sizeof *m, dest, TAG_FIN, papc_mon.ctl);
+}
+
+/* The verdict of this wave, here (the root) or from the parent: down the
+ * tree, then leave (done) or start the next wave (again). */
+static void term_verdict(int done) {
+    int child[32];
+    int n = papc_arr_tree_children(papc_mon.rank, papc_mon.size, child);
+    for (int i = 0; i < n; i++) term_send(child[i], TERM_DOWN, done, 0);
+    if (done) {
+        term.done = 1;
+        return;
+    }
+    term.wave++;
+    term.reported = term.ups = 0;
+    term.sent = term.received = 0;
+}
+
+static void term_message(int chan, const char *buf, int bytes) {
+    double m[4];
+    if (chan != PAPC_TR_CTL || bytes != (int)sizeof m) return;
+    memcpy(m, buf, sizeof m);
+    if ((int)m[1] != term.wave) return;   /* cannot happen: FIFO per pair */
+    if ((int)m[0] == TERM_UP) {
+        term.ups++;
+        term.sent += m[2];
+        term.received += m[3];
+    } else if ((int)m[0] == TERM_DOWN && term.reported) {
+        term_verdict(m[2] != 0);
+    }
+}
+
+static int parts_settled(void) {
+    for (int i = 0; i < papc_arr_nparts; i++)
+        if (papc_arr_parts[i].settled && !papc_arr_parts[i].settled())
+            return 0;
+    return 1;
+}
+
+/* One step of the shutdown, every round after quit: seal, report this
+ * wave, leave.  Returns 1 when the thread may leave. */
+static int shutdown_step(void) {
+    if (!term.sealed) {
+        if (!parts_settled()) return 0;
+        term.sealed = 1;
+    }
+    if (term.done) return !papc_tr_sends_pending();
+    int child[32];
+    int nchild = papc_arr_tree_children(papc_mon.rank, papc_mon.size, child);
+    if (term.reported || term.ups < nchild || papc_tr_sends_pending())
+        return 0;
+    long long sent, received;
+    papc_tr_counts(&sent, &received);
+    term.reported = 1;
+    double s = term.sent + (double)sent, r = term.received + (double)received;
+    if (papc_mon.rank == 0) term_verdict(s == r);
+    else term_send(papc_arr_tree_parent(papc_mon.rank), TERM_UP, s, r);
+    return 0;
+}
+
 /* Hands a received message to the part that handles (chan, tag); FINs
  * are the loop's own (shutdown). */
 static void dispatch(int chan, int source, int tag, char *buf, int n) {
     if (tag == TAG_FIN) {
-        if (chan == PAPC_TR_CTL) fin_ctl++;
-        else fin_data++;
+        term_message(chan, buf, n);
         free(buf);
         return;
     }
@@ -235,18 +350,6 @@ static void send_estimate(const arr_cmd *cmd) {
     }
 }
 
-static void send_fins(void) {
-    for (int r = 0; r < papc_mon.size; r++) {
-        if (r == papc_mon.rank) continue;
-        double *m = calloc(4, sizeof *m);
-        char *d = malloc(1);
-        if (m) papc_arr_count(STAT_FIN, 4 * sizeof *m);
-        if (d) papc_arr_count(STAT_FIN, 0);
-        if (m) papc_arr_isend(m, 4 * (int)sizeof *m, r, TAG_FIN, papc_mon.ctl);
-        if (d) papc_arr_isend(d, 0, r, TAG_FIN, papc_mon.data);
-    }
-}
-
 /* The thread's idle nap: a timed wait that a foreground starting to wait
  * for a background message cuts short (papc_arr_wake), so a hand-off never
  * waits out a long idle nap. */
@@ -269,7 +372,6 @@ static void sample_cpu(void) {
 static void thread_main(void) {
     double nap = NAP_MIN;
     unsigned rounds = 0;
-    int fin_sent = 0;
     arr_cmd cmds[ARR_CMDQ];
     for (;;) {
         papc_tr_lock();
@@ -284,21 +386,10 @@ static void thread_main(void) {
             for (int i = 0; i < ncmd; i++) send_estimate(&cmds[i]);
         did += papc_arr_poll();
         if (!quit) did += parts_round();
-        if (quit) {
-            /* Everything this process sends was sent before quit was set
-             * (foreground) or above (thread), so a FIN to each peer comes
-             * after all of it; leave when every peer's FINs are in and our
-             * own sends completed. */
-            if (!fin_sent) {
-                send_fins();
-                fin_sent = 1;
-            }
-            if (fin_ctl >= papc_mon.size - 1 &&
-                fin_data >= papc_mon.size - 1 && !papc_tr_sends_pending() &&
-                !papc_tr_transfers()) {
-                sample_cpu();
-                break;
-            }
+        /* Shutdown: seal, then the termination waves (header comment). */
+        if (quit && shutdown_step()) {
+            sample_cpu();
+            break;
         }
         if (did) nap = NAP_MIN;
         else if ((nap *= 2) > NAP_MAX) nap = NAP_MAX;
@@ -529,21 +620,24 @@ static int mon_start(MPI_Comm priv) {
         free_comms();
         return rc;
     }
-    papc_mon.slots = malloc((size_t)size * ARR_WINDOW * sizeof(arr_slot));
+    papc_mon.slots = calloc((size_t)size * ARR_WINDOW, sizeof(arr_slot));
     papc_mon.send_seq = calloc((size_t)size, sizeof(uint64_t));
     if (!papc_mon.slots || !papc_mon.send_seq) {
         free_state();
         return papc_error(MPI_ERR_NO_MEM, "monitor state");
     }
-    for (int i = 0; i < size * ARR_WINDOW; i++) papc_mon.slots[i].epoch = -1;
     papc_mon.fault = read_fault();
     /* Warm up only if every rank wants to: a per-rank setting must never
      * decide a collective step (a rank skipping it would hang the others). */
+    /* The same for how decisions travel (exchange.c): the least setting
+     * of any rank wins, so every rank uses the same path. */
     const char *w = getenv("PAPC_WARMUP");
-    int want = !(w && !strcmp(w, "0")), all = 0;
-    rc = PMPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, papc_mon.data);
+    int want[2] = {!(w && !strcmp(w, "0")),
+                   papc_arr_decision_tree_setting()}, all[2] = {0, 0};
+    rc = PMPI_Allreduce(want, all, 2, MPI_INT, MPI_MIN, papc_mon.data);
     if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "warm-up agreement");
-    else if (all) rc = warm_up(papc_mon.data, rank, size);
+    papc_mon.dec_tree = papc_arr_decision_tree_mode(all[1], size);
+    if (rc == MPI_SUCCESS && all[0]) rc = warm_up(papc_mon.data, rank, size);
     if (rc == MPI_SUCCESS) rc = fit_model(papc_mon.data, rank, size);
     if (rc != MPI_SUCCESS) {
         free_state();
@@ -560,7 +654,7 @@ static int mon_start(MPI_Comm priv) {
     papc_mon.ncmd = 0;
     papc_mon.fg_waiting = 0;
     memset(papc_mon.jobs, 0, sizeof papc_mon.jobs);
-    fin_ctl = fin_data = 0;
+    memset(&term, 0, sizeof term);
     served_gone = 0;
     papc_mon.served = priv;
     papc_mon.instance++;

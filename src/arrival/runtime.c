@@ -24,6 +24,11 @@ static void exchange_message(int source, int tag, char *buf, int bytes) {
     papc_arr_on_ctl(source, tag, m);
 }
 
+static void decision_message(int source, int tag, char *buf, int bytes) {
+    (void)tag;
+    papc_arr_on_decision(source, buf, bytes);   /* takes buf */
+}
+
 static void channel_message(int source, int tag, char *buf, int bytes) {
     (void)tag;
     papc_arr_on_data(source, buf, bytes);   /* takes buf */
@@ -33,6 +38,7 @@ const papc_arr_route papc_arr_routes[] = {
     {PAPC_TR_CTL, TAG_EST, exchange_message},
     {PAPC_TR_CTL, TAG_NOTICE, exchange_message},
     {PAPC_TR_DATA, TAG_BG, channel_message},
+    {PAPC_TR_DATA, TAG_DEC, decision_message},
 };
 const int papc_arr_nroutes =
     (int)(sizeof papc_arr_routes / sizeof *papc_arr_routes);
@@ -42,7 +48,8 @@ const papc_arr_part papc_arr_parts[] = {
      .busy = papc_arr_jobs_open, .release = papc_arr_free_mailbox},
     {.name = "exchange", .nap = papc_arr_decider_nap,
      .detach = papc_arr_drop_pending_views,
-     .release = papc_arr_free_decisions},
+     .release = papc_arr_free_decisions,
+     .settled = papc_arr_decisions_settled},
     {.name = "report", .stop = papc_arr_report,
      .release = papc_arr_free_recs},
     {.name = "history", .release = papc_arr_free_sites},

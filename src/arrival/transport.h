@@ -14,9 +14,10 @@
  * Nothing here knows what the messages mean (monitor.c, exchange.c,
  * channel.c do).
  *
- * Channels: CTL (estimates, notices, FIN; to the destination's monitor),
- * DATA (background channel, FIN; to its monitor), DEC (agreed decisions; to
- * its foreground).  A monitor receives CTL and DATA messages of one source
+ * Channels: CTL (estimates, notices, the shutdown's waves; to the
+ * destination's monitor), DATA (background channel, decisions down the
+ * tree; to its monitor), DEC (agreed decisions on the flat path; to its
+ * foreground).  A monitor receives CTL and DATA messages of one source
  * in the order that source sent them on that channel, as MPI's
  * non-overtaking rule gives.
  */
@@ -92,5 +93,14 @@ int papc_tr_take(int chan, int *source, int *tag, char **buf, int *bytes);
 int papc_tr_transfers(void);
 /* 1 while the monitor's own sends are incomplete. */
 int papc_tr_sends_pending(void);
+
+/* What went through CTL and DATA, for the shutdown's termination waves
+ * (monitor.c): *sent counts the messages this process posted (any thread,
+ * counted once posted successfully), *received those its monitor received
+ * (counted when complete, also when dropped for want of memory).  Messages
+ * of tag PAPC_TR_TAG_UNCOUNTED (the waves' own) are not counted.  Zeroed
+ * by papc_tr_open. */
+enum { PAPC_TR_TAG_UNCOUNTED = 3 };
+void papc_tr_counts(long long *sent, long long *received);
 
 #endif

@@ -10,6 +10,7 @@
  */
 #ifndef PAPC_SMPI
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 #include "internal.h"
@@ -21,6 +22,23 @@ static pthread_cond_t conds[2] = {PTHREAD_COND_INITIALIZER,
 static pthread_t thread;
 static void (*thread_fn)(void);
 static MPI_Comm comms[3] = {MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL};
+/* papc_tr_counts: sends by either thread, receives by the monitor. */
+static _Atomic long long n_sent, n_received;
+
+static void count_sent(int chan, int tag) {
+    if (chan != PAPC_TR_DEC && tag != PAPC_TR_TAG_UNCOUNTED)
+        atomic_fetch_add_explicit(&n_sent, 1, memory_order_relaxed);
+}
+
+static void count_received(int tag) {
+    if (tag != PAPC_TR_TAG_UNCOUNTED)
+        atomic_fetch_add_explicit(&n_received, 1, memory_order_relaxed);
+}
+
+void papc_tr_counts(long long *sent, long long *received) {
+    *sent = atomic_load(&n_sent);
+    *received = atomic_load(&n_received);
+}
 
 int papc_tr_threads_ok(void) {
     int provided = MPI_THREAD_SINGLE;
@@ -36,6 +54,8 @@ int papc_tr_open(MPI_Comm ctl, MPI_Comm data, MPI_Comm dec, int rank,
     comms[PAPC_TR_CTL] = ctl;
     comms[PAPC_TR_DATA] = data;
     comms[PAPC_TR_DEC] = dec;
+    atomic_store(&n_sent, 0);
+    atomic_store(&n_received, 0);
     return MPI_SUCCESS;
 }
 
@@ -100,6 +120,7 @@ int papc_tr_send(int chan, int dest, int tag, void *buf, int bytes) {
         free(s);
         return papc_mpi_error(rc, "MPI_Isend (monitor)");
     }
+    count_sent(chan, tag);
     s->buf = buf;
     s->next = sends;
     sends = s;
@@ -108,7 +129,9 @@ int papc_tr_send(int chan, int dest, int tag, void *buf, int bytes) {
 
 int papc_tr_send_wait(int chan, int dest, int tag, const void *buf,
                       int bytes) {
-    return MPI_Send(buf, bytes, MPI_BYTE, dest, tag, comms[chan]);
+    int rc = MPI_Send(buf, bytes, MPI_BYTE, dest, tag, comms[chan]);
+    if (rc == MPI_SUCCESS) count_sent(chan, tag);
+    return rc;
 }
 
 int papc_tr_isend(int chan, int dest, int tag, void *buf, int bytes,
@@ -119,6 +142,7 @@ int papc_tr_isend(int chan, int dest, int tag, void *buf, int bytes,
         free(buf);
         return rc;
     }
+    count_sent(chan, tag);
     *mem = buf;
     return MPI_SUCCESS;
 }
@@ -179,12 +203,14 @@ static recv_req *match_next(int ch, MPI_Message *msg, int *dropped) {
                     &st) != MPI_SUCCESS || !flag)
         return NULL;
     MPI_Get_count(&st, MPI_BYTE, &n);
+    if (ch == PAPC_TR_CTL) count_received(st.MPI_TAG);  /* Mrecv'd below */
     recv_req *r = malloc(sizeof *r);
     char *buf = r ? malloc(n > 0 ? (size_t)n : 1) : NULL;
     if (!buf) {
         char dummy;
         free(r);
         MPI_Mrecv(&dummy, 0, MPI_BYTE, msg, MPI_STATUS_IGNORE);
+        if (ch != PAPC_TR_CTL) count_received(st.MPI_TAG);
         *dropped = 1;
         return NULL;
     }
@@ -224,6 +250,7 @@ static int recv_data(void) {
             break;
         }
         if (MPI_Imrecv(r->buf, r->n, MPI_BYTE, &msg, &r->req) != MPI_SUCCESS) {
+            count_received(r->tag);   /* matched, lost */
             free(r->buf);
             free(r);
             continue;
@@ -243,6 +270,7 @@ static int test_recvs(void) {
             int flag = 0;
             MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
             r->done = flag;
+            if (flag) count_received(r->tag);
         }
     for (recv_req **p = &recvs; *p;) {
         recv_req *r = *p;

@@ -90,6 +90,13 @@ static pending *fg_sends;    /* [fg] the foreground's puts, merged by the
 static pending *gets[2];     /* [th] receives in flight */
 static pending *held[2];     /* [th] received, before their turn */
 static pending *ready[2];    /* [th] in order, for papc_tr_take */
+/* papc_tr_counts (one actor runs at a time: plain counters do). */
+static long long n_sent, n_received;
+
+void papc_tr_counts(long long *sent, long long *received) {
+    *sent = n_sent;
+    *received = n_received;
+}
 
 int papc_tr_threads_ok(void) { return 1; }
 
@@ -122,6 +129,7 @@ int papc_tr_open(MPI_Comm ctl, MPI_Comm data, MPI_Comm dec, int rank,
         return papc_error(MPI_ERR_OTHER, "SMPI transport");
     my_rank = rank;
     nranks = size;
+    n_sent = n_received = 0;
     world_of = malloc((size_t)size * sizeof *world_of);
     int *ranks = malloc((size_t)size * sizeof *ranks);
     int ok = world_of && ranks;
@@ -217,6 +225,7 @@ static pending *put(int chan, int dest, int tag, void *buf, int bytes) {
     }
     *e = (envelope){e, my_rank, tag, bytes, next_seq[chan][dest]++, buf};
     p->comm = sg_mailbox_put_async(box(chan, dest), e, bytes);
+    if (tag != PAPC_TR_TAG_UNCOUNTED) n_sent++;
     return p;
 }
 
@@ -393,6 +402,7 @@ static int test_gets(int chan) {
         if (sg_comm_test(p->comm)) {   /* releases the comm */
             p->comm = NULL;
             p->env = p->got;
+            if (p->env->tag != PAPC_TR_TAG_UNCOUNTED) n_received++;
             *pp = p->next;
             append(&held[chan], p);
         } else {
