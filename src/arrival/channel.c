@@ -40,14 +40,17 @@
  *  (b) A foreground in the call of epoch e waits only for things of epoch
  *      e: a mailbox message of epoch e (matched by epoch), a point-to-point
  *      message of that call (the call's tag on the private comm), an
- *      agreed decision of e (tag e on dec).  Each of them is produced by a
+ *      agreed decision of e (tag e on dec, or, down the tree above 16
+ *      ranks, kept by this process' monitor, which forwards it: a monitor
+ *      action by (a)).  Each of them is produced by a
  *      foreground's action in call e, or by a chain of monitor actions
  *      (handlers) that starts at such an action: a BSBN scatter block is
  *      sent by the root's call and relayed by handlers; a BSLS go-ahead is
  *      sent by the root's job when (i) some rank's call of epoch e sent
  *      its HELLO and (ii) the parts of the ranks asked before came, i.e.
  *      when those ranks' calls of epoch e acted; a decision is sent by the
- *      decider's monitor at the first notice of e or by its call.  (A
+ *      decider's monitor at the first notice of e or by its call, and
+ *      relayed by the monitors of the tree's inner ranks.  (A
  *      call also waits for its own background sends to complete: their
  *      receiver is a monitor, which by (a) receives.)
  *  (c) Within one call these dependencies are the algorithm's own and form
