@@ -496,16 +496,11 @@ static int take_tree(int epoch, double **msg) {
             papc_tr_unlock();
             return MPI_SUCCESS;
         }
-        if (!papc_mon.running || papc_mon.quit) {
+        int rc = papc_arr_fg_wait("an arrival decision");
+        if (rc != MPI_SUCCESS) {
             papc_tr_unlock();
-            return papc_error(MPI_ERR_OTHER, "monitor stopped while "
-                              "waiting for an arrival decision");
+            return rc;
         }
-        /* The thread polls faster while we wait; the timeout only bounds
-         * a missed wake-up. */
-        if (papc_mon.fg_waiting++ == 0) papc_tr_signal(PAPC_TR_WAKE);
-        papc_tr_wait(PAPC_TR_CV, 2e-3);
-        papc_mon.fg_waiting--;
     }
 }
 

@@ -213,6 +213,10 @@ extern const int papc_arr_nparts;
 
 /* monitor.c */
 double papc_arr_now(void);
+/* One slice of a foreground's wait for its monitor (mu held): an error
+ * naming what it waited for when the monitor stopped, else a wait until
+ * the thread signals or 2 ms pass. */
+int papc_arr_fg_wait(const char *what);
 /* 1 when c's comm is served (agreed; may start the monitor lazily,
  * collectively over c->comm, at the first arrival-aware call). */
 int papc_arr_served(const papc_call *c, int *served);

@@ -325,6 +325,18 @@ static double parts_nap_cap(void) {
 
 int papc_arr_transfers(void) { return papc_tr_transfers(); }
 
+int papc_arr_fg_wait(const char *what) {
+    if (!papc_mon.running || papc_mon.quit)
+        return papc_error(MPI_ERR_OTHER, "monitor stopped while waiting for "
+                          "%s", what);
+    /* The thread polls faster while we wait; the timeout only bounds a
+     * missed wake-up. */
+    if (papc_mon.fg_waiting++ == 0) papc_tr_signal(PAPC_TR_WAKE);
+    papc_tr_wait(PAPC_TR_CV, 2e-3);
+    papc_mon.fg_waiting--;
+    return MPI_SUCCESS;
+}
+
 /* ---- the thread ---- */
 
 static void send_estimate(const arr_cmd *cmd) {
