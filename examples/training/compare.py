@@ -18,8 +18,10 @@ percents from the first steps on.  Exit 1 when some run disagrees.
 
 table: median per algorithm (over the repetitions in the CSV) of the total
 time, the time per epoch, the allreduce wait per step, the arrival spread,
-the time after the last arrival and the compute time per step of the
-slowest rank, with the total against the baseline's,
+the time after the last arrival, the compute time per step of the
+slowest rank and its CPU time (less than the wall time when the rank
+waited for a core), all ranks' CPU seconds, with the total against the
+baseline's,
 and the machine's load average at the runs' starts (--max-load leaves out
 runs that started or ended on a busier machine).
 """
@@ -98,6 +100,12 @@ def median(rows, key):
     return statistics.median(float(r[key]) for r in rows)
 
 
+def opt_median(rows, key, fmt):
+    """A column that older CSVs lack prints as '-'."""
+    vals = [float(r[key]) for r in rows if r.get(key)]
+    return fmt.format(statistics.median(vals)) if vals else "-"
+
+
 def quiet_enough(row, max_load):
     """Started and ended at a load average <= max_load (the run's own
     processes count in the end's: at P = 8 on two cores about 5)."""
@@ -123,7 +131,8 @@ def table(rows, baseline, markdown, order=None, out=sys.stdout):
     base = median(by[baseline], "total_s") if baseline in by else None
     head = ["algorithm", "runs", "total s", "vs " + baseline, "epoch s",
             "wait ms/step", "spread ms", "after last ms",
-            "slowest compute ms", "test acc %", "load"]
+            "slowest compute ms", "its CPU ms", "CPU s (all)",
+            "test acc %", "load"]
     lines = []
     for a in algs:
         rs = by[a]
@@ -136,6 +145,8 @@ def table(rows, baseline, markdown, order=None, out=sys.stdout):
                       f"{median(rs, 'spread_mean_ms'):.2f}",
                       f"{median(rs, 'tail_mean_ms'):.2f}",
                       f"{median(rs, 'compute_max_ms'):.1f}",
+                      opt_median(rs, 'compute_cpu_of_max_ms', "{:.1f}"),
+                      opt_median(rs, 'cpu_total_s', "{:.2f}"),
                       f"{median(rs, 'test_acc') * 100:.2f}",
                       load_range(rs)])
     if markdown:

@@ -31,6 +31,7 @@ import hashlib
 import os
 import socket
 import sys
+import time
 
 
 def parse_slow(text):
@@ -234,7 +235,10 @@ def train(args, comm):
     plan = work_plan(int(local[rank]) * (args.augment + 1),
                      slow_factor(args.slow, rank))
     nsteps = args.epochs * steps
-    stamps = np.zeros((nsteps, 3))  # step start, arrival, exit
+    # wall: step start, arrival, exit; process CPU (all threads): step
+    # start, arrival -- a compute phase that takes longer in wall time but
+    # not in CPU time waited for a core that another process held
+    stamps = np.zeros((nsteps, 5))
     losses = np.zeros(nsteps)
     correct = np.zeros(nsteps)
 
@@ -243,6 +247,7 @@ def train(args, comm):
         average(model.grad, summed)  # warm-up: connections, untimed
         comm.Barrier()
         t0 = MPI.Wtime()
+        cpu0 = time.process_time()
         pending = False
         for epoch in range(args.epochs):
             batches = data.epoch_batches(shard_X, shard_y, int(local[rank]),
@@ -250,6 +255,7 @@ def train(args, comm):
             for s, (Xb, yb) in enumerate(batches):
                 i = epoch * steps + s
                 stamps[i, 0] = MPI.Wtime() - t0
+                stamps[i, 3] = time.process_time() - cpu0
                 phases.start()
                 profile.begin()
                 Xb, yb = data.augment(Xb, yb, args.augment, np.random.default_rng(
@@ -260,6 +266,7 @@ def train(args, comm):
                 phases.end()
                 profile.finish()
                 stamps[i, 1] = MPI.Wtime() - t0
+                stamps[i, 4] = time.process_time() - cpu0
                 average(model.grad, summed)
                 stamps[i, 2] = MPI.Wtime() - t0
                 losses[i] = summed[-STATS] / global_batch
@@ -267,9 +274,10 @@ def train(args, comm):
                 pending = True
         opt.step(summed[:model.nparams] / global_batch)
         t_end = MPI.Wtime() - t0
+        cpu = time.process_time() - cpu0
 
     digest = hashlib.sha1(model.params.tobytes()).hexdigest()
-    mine = dict(stamps=stamps, t_end=t_end, digest=digest,
+    mine = dict(stamps=stamps, t_end=t_end, cpu=cpu, digest=digest,
                 batch=int(local[rank]), factor=slow_factor(args.slow, rank))
     everyone = comm.gather(mine, root=0)
     if rank != 0:
@@ -285,6 +293,7 @@ def summarize(args, r, nprocs):
     """The run's figures (seconds) from the gathered stamps."""
     st = np.stack([e["stamps"] for e in r["everyone"]])  # rank, step, 3
     start, arrive, leave = st[..., 0], st[..., 1], st[..., 2]
+    compute_cpu = (st[..., 4] - st[..., 3]).mean(axis=1)
     steps, epochs = r["steps"], args.epochs
     epoch_ends = leave[:, steps - 1::steps].max(axis=0)
     wait = (leave - arrive).sum(axis=1)  # per rank
@@ -300,6 +309,8 @@ def summarize(args, r, nprocs):
         wait_mean=wait.mean(), wait_max=wait.max(), wait_min=wait.min(),
         wait_rank=wait,
         compute_rank=compute,
+        compute_cpu_rank=compute_cpu,
+        cpu_total=sum(e["cpu"] for e in r["everyone"]),
         spread_mean=spread.mean(), spread_median=np.median(spread),
         spread_max=spread.max(), tail_mean=tail.mean(),
         last_rank=int(last.argmax()), last_share=last.max() / len(spread),
@@ -339,6 +350,11 @@ def report(args, r, f, nprocs):
     cr = f["compute_rank"] * ms
     print(f"  compute per step: " +
           ", ".join(f"r{i} {c:.1f}" for i, c in enumerate(cr)) + " ms")
+    cc = f["compute_cpu_rank"] * ms
+    print(f"  CPU time of that compute: " +
+          ", ".join(f"r{i} {c:.1f}" for i, c in enumerate(cc)) + " ms; "
+          f"all ranks' processes used {f['cpu_total']:.2f} s of CPU in "
+          f"{f['total']:.2f} s")
     print(f"  final: train loss {f['train_loss']:.4f} (last epoch), "
           f"train accuracy {f['train_acc'] * 100:.2f} %; test loss "
           f"{r['test_loss']:.4f}, test accuracy {r['test_acc'] * 100:.2f} %")
@@ -352,6 +368,7 @@ CSV_FIELDS = ["date", "host", "testbed", "P", "algorithm", "label", "dtype",
               "wait_mean_s", "wait_max_s", "spread_mean_ms",
               "spread_median_ms", "spread_max_ms", "tail_mean_ms",
               "last_rank", "last_share", "compute_min_ms", "compute_max_ms",
+              "compute_cpu_of_max_ms", "cpu_total_s",
               "train_loss", "test_loss", "test_acc", "same_params",
               "load_start", "load_end"]
 
@@ -389,6 +406,8 @@ def write_csv(path, args, r, f, nprocs):
         last_rank=f["last_rank"], last_share=f"{f['last_share']:.3f}",
         compute_min_ms=f"{f['compute_rank'].min() * 1e3:.3f}",
         compute_max_ms=f"{f['compute_rank'].max() * 1e3:.3f}",
+        compute_cpu_of_max_ms=f"{f['compute_cpu_rank'][f['compute_rank'].argmax()] * 1e3:.3f}",
+        cpu_total_s=f"{f['cpu_total']:.4f}",
         train_loss=f"{f['train_loss']:.8g}", test_loss=f"{r['test_loss']:.8g}",
         test_acc=f"{r['test_acc']:.6f}", same_params=int(f["same_params"]),
         load_start=r["load_start"], load_end=load_average())
