@@ -3,10 +3,16 @@
 # with native MPI_Scatter/MPI_Gather, papcoll's classic algorithms, the
 # arrival-aware ones and the plain call, repetitions alternated, on this
 # machine (shared memory) or, with --cluster, on the emulated 8-host
-# 1 Gbit/s Ethernet cluster (testbed/run, needs root).
+# 1 Gbit/s Ethernet cluster (testbed/run, needs root), or, with --smpi, in
+# SimGrid SMPI on that cluster's calibrated platform (sim/platforms/
+# calib8.xml) where every simulated host has a core of its own: the FFTs and
+# the master's preparation are timed on this machine's CPU and charged to
+# their host (smpi/simulate-computation), the monitors' work is not.
 #
 # Usage: scripts/example-fft.sh [options] [-- more fft_master options]
 #   --cluster     run under testbed/run (one rank per host)
+#   --smpi        run under sim/run on calib8.xml (default build: build-smpi,
+#                 `make smpi`); SMPI_PLATFORM overrides the platform
 #   -b DIR        build directory holding bin/fft_master (default build)
 #   -n P          ranks (default 4 here, 8 with --cluster)
 #   -r N          repetitions of every pair, alternated (default 5)
@@ -22,7 +28,7 @@ set -euo pipefail
 
 root_dir=$(cd "$(dirname "$0")/.." && pwd)
 build=$root_dir/build
-cluster=0 np="" reps=5 out="" size=256Ki iters=30
+cluster=0 smpi=0 np="" reps=5 out="" size=256Ki iters=30
 pairs="native/native,basic_linear/linear_sync,sorted_linear/sorted_linear_sync"
 pairs+=",background_sorted_linear/background_sorted_linear_sync"
 pairs+=",native/background_sorted_linear_sync,plain/plain"
@@ -33,6 +39,7 @@ die() { echo "example-fft: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --cluster) cluster=1; shift ;;
+    --smpi) smpi=1; build=$root_dir/build-smpi; shift ;;
     -b) build=$2; shift 2 ;;
     -n) np=$2; shift 2 ;;
     -r) reps=$2; shift 2 ;;
@@ -48,8 +55,9 @@ done
 build=$(cd "$build" && pwd)
 exe=$build/bin/fft_master
 [ -x "$exe" ] || die "$exe not built (needs FFTW: scripts/setup-deps.sh, make build)"
-[ -n "$np" ] || np=$([ $cluster = 1 ] && echo 8 || echo 4)
-[ -n "$out" ] || out=results-fft$([ $cluster = 1 ] && echo -cluster || true)
+[ $smpi = 1 ] && [ $cluster = 1 ] && die "--cluster or --smpi, not both"
+[ -n "$np" ] || np=$([ $cluster = 1 ] || [ $smpi = 1 ] && echo 8 || echo 4)
+[ -n "$out" ] || out=results-fft$([ $cluster = 1 ] && echo -cluster || true)$([ $smpi = 1 ] && echo -smpi || true)
 if [ $cluster = 1 ] && [ "$(id -u)" -ne 0 ]; then
   die "the emulated cluster needs root (network namespaces): sudo $0 --cluster"
 fi
@@ -63,6 +71,11 @@ run() {
   if [ $cluster = 1 ]; then
     timeout "$tmo" "$root_dir/testbed/run" -n "$np" --build "$build" -- \
       "$exe" "$@"
+  elif [ $smpi = 1 ]; then
+    # 1 s of this machine's CPU = 1 s on a simulated host of speed 1 Gf
+    "$root_dir/sim/run" -p "${SMPI_PLATFORM:-calib8}" -n "$np" --build "$build" \
+      --timeout "$tmo" --cfg smpi/simulate-computation:1 \
+      --cfg smpi/host-speed:1Gf -- "$exe" "$@"
   else
     # shellcheck disable=SC2086
     timeout "$tmo" mpirun --oversubscribe --allow-run-as-root \
@@ -72,6 +85,7 @@ run() {
 
 IFS=, read -r -a pair_list <<< "$pairs"
 where=$([ $cluster = 1 ] && echo "emulated cluster, $np hosts" || echo "shared memory, $np ranks")
+[ $smpi = 1 ] && where="SMPI, ${SMPI_PLATFORM:-calib8}, $np hosts"
 echo "example-fft: $where; n=$size, $iters iterations, $reps repetitions;" \
      "$(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
