@@ -6,8 +6,9 @@
 # 1 Gbit/s Ethernet cluster (testbed/run, needs root), or, with --smpi, in
 # SimGrid SMPI on that cluster's calibrated platform (sim/platforms/
 # calib8.xml) where every simulated host has a core of its own: the FFTs and
-# the master's preparation are timed on this machine's CPU and charged to
-# their host (smpi/simulate-computation), the monitors' work is not.
+# the master's preparation are timed on this machine's CPU (thread CPU time)
+# and charged to their host (fft_master calls smpi_execute), papcoll's own
+# work and the monitors' are not.
 #
 # Usage: scripts/example-fft.sh [options] [-- more fft_master options]
 #   --cluster     run under testbed/run (one rank per host)
@@ -74,13 +75,18 @@ run() {
   elif [ $smpi = 1 ]; then
     # 1 s of this machine's CPU = 1 s on a simulated host of speed 1 Gf
     "$root_dir/sim/run" -p "${SMPI_PLATFORM:-calib8}" -n "$np" --build "$build" \
-      --timeout "$tmo" --cfg smpi/simulate-computation:1 \
-      --cfg smpi/host-speed:1Gf -- "$exe" "$@"
+      --timeout "$tmo" --cfg smpi/host-speed:1Gf -- "$exe" "$@"
   else
     # shellcheck disable=SC2086
     timeout "$tmo" mpirun --oversubscribe --allow-run-as-root \
       --mca mpi_yield_when_idle 1 ${MPIRUN_ARGS:-} -n "$np" "$exe" "$@"
   fi
+}
+
+# the CSV's tag: the repetition and the load (simulated time does not
+# depend on the load; smpirun would split a tag with spaces)
+tag() {
+  if [ $smpi = 1 ]; then echo "rep$1"; else echo "rep$1 load $(cut -d" " -f1 /proc/loadavg)"; fi
 }
 
 IFS=, read -r -a pair_list <<< "$pairs"
@@ -101,7 +107,7 @@ for r in $(seq 1 "$reps"); do
   for p in "${pair_list[@]}"; do
     sc=${p%/*} ga=${p#*/}
     run --n "$size" --iters "$iters" --scatter "$sc" --gather "$ga" \
-      --csv "$csv" --tag "rep$r load $(cut -d" " -f1 /proc/loadavg)" \
+      --csv "$csv" --tag "$(tag "$r")" \
       "${extra[@]}" >> "$out/runs.txt" 2>&1 ||
       die "run failed: $p (see $out/runs.txt)"
     tail -n 1 "$csv" | awk -F, -v p="$p" -v r="$r" \

@@ -59,6 +59,7 @@
  * Exit status: 0, 1 when --check finds an error above --tol, 2 for bad
  * options, MPI's abort code on an MPI or papcoll error.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <complex.h>
 #include <errno.h>
 #include <limits.h>
@@ -67,6 +68,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <fftw3.h>
 #include <mpi.h>
 #include "papcoll.h"
@@ -553,6 +555,34 @@ typedef struct run_result {
     times *all; /* [rank * iters + it], timed iterations only */
 } run_result;
 
+/* Under SimGrid SMPI (smpicc's mpi.h defines SMPI_H) the program's own
+ * computation is charged to its simulated host explicitly: the thread CPU
+ * time of each compute phase (FFTs, preparation, assembly) becomes simulated
+ * time by smpi_execute.  SMPI's automatic charging
+ * (smpi/simulate-computation:1) would also charge papcoll's polling between
+ * MPI calls, burst by burst, which made one background gather take seconds;
+ * run with smpi/host-speed equal to the platform's host speed (1 Gf on
+ * calib8.xml) so that one second of this machine's CPU is one simulated
+ * second (scripts/example-fft.sh --smpi). */
+#ifdef clock_gettime
+#undef clock_gettime /* SMPI's helpers map it to simulated time */
+#endif
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double compute_begin(void) { return cpu_now(); }
+
+static void compute_end(double begin) {
+#ifdef SMPI_H
+    smpi_execute(cpu_now() - begin);
+#else
+    (void)begin;
+#endif
+}
+
 /* One iteration; fills t (this rank's times; ref: the master's t0 in this
  * rank's clock) and, on the master with --check, *err (the worst error so
  * far) and *check_time. */
@@ -566,24 +596,32 @@ static void iteration(const options *o, const layout *l, const plans *p,
     double s1 = MPI_Wtime();
     if (monitor) papc_processing_start();
     int half = c / 2;
+    double cb = compute_begin();
     transform_parts(l, p, b->mine, 0, half);
+    compute_end(cb);
     if (monitor && me != 0 && half > 0) papc_progress((double)half / c);
+    cb = compute_begin();
     transform_parts(l, p, b->mine, half, c);
+    compute_end(cb);
     double s2 = MPI_Wtime();
     if (me == 0 && it + 1 < o->warmup + o->iters) {
         /* the fraction of the master's phase done, from the last iteration */
         if (monitor && *prev_own > 0 && *prev_prep > 0)
             papc_progress(*prev_own / (*prev_own + *prev_prep));
+        cb = compute_begin();
         prepare(o, l, p, it + 1, b->x, b->y, b->sendbuf);
+        compute_end(cb);
     }
     if (monitor) papc_processing_end();
     double s3 = MPI_Wtime();
     gather(o->gather, l, b->mine, b->recvbuf);
     double s4 = MPI_Wtime();
+    cb = compute_begin();
     if (me == 0 && !assemble(l, b->recvbuf, b->spectra, b->power)) {
         fprintf(stderr, PROG ": out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
+    compute_end(cb);
     double s5 = MPI_Wtime();
     *t = (times){.scatter = s1 - s0, .compute = s2 - s1, .prepare = s3 - s2,
                  .gather = s4 - s3, .post = s5 - s4, .start = s0 - ref,
@@ -648,7 +686,11 @@ static void run(const options *o, const layout *l, const plans *p,
         fprintf(stderr, PROG ": out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
-    if (rank == 0) prepare(o, l, p, 0, b->x, b->y, b->sendbuf);
+    if (rank == 0) {
+        double cb = compute_begin();
+        prepare(o, l, p, 0, b->x, b->y, b->sendbuf);
+        compute_end(cb);
+    }
     for (int it = 0; it < total_iters; it++) {
         int timed = it >= o->warmup;
         if (it == o->warmup) {
