@@ -9,7 +9,7 @@
  * (src/model/arrival_model.c) with the predicted offsets, and the row with
  * the least predicted ē (mean time in the call) runs.  When the agreed
  * profile holds an arrival correction for a row (papc-tune
- * --arrival-refit), the row's ē is a·ē_model + b·t0 (model.h).
+ * --arrival-refit), the row's ē is a·(ē_model − t0) + c·t0 (model.h).
  *
  * Which offsets, so that every rank chooses the same row without a round
  * trip: the AGREED decision of the previous plain call at the same call

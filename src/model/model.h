@@ -135,19 +135,22 @@ typedef struct papc_profile_alg {
 
 /* The arrival correction of one row (issue 15, calibration): the measured
  * ē of the row with processes arriving at different times, fitted as
- *     ē ≈ a·ē_model + b·t0
+ *     ē ≈ a·(ē_model − t0) + c·t0
  * over delayed-arrival runs (papc-tune --arrival-refit), ē_model the row's
  * arrival model (arrival_model.h) at the measured offsets and t0 its
- * balanced prediction.  a rescales what the model says the offsets cost
- * the row, b what the row costs beyond its balanced model whenever
- * processes arrive apart (a starved monitor thread, schedule generation).
- * With no entry the model's ē stands (a = 1, b = 0). */
+ * balanced prediction (so ē_model − t0 is what the model says the offsets
+ * cost the row).  c is the row's balanced ē against t0: t0 is fitted to
+ * the slowest rank's time, ē is the mean over the ranks (a reduce tree's
+ * leaves leave early), and the balanced fit itself errs.  a scales the
+ * offsets' cost: a binomial reduce waits for a late rank on one path only,
+ * a background row whose monitor threads starve pays more.  With no entry
+ * the model's ē stands (a = c = 1). */
 #define PAPC_PROFILE_MAX_ARRIVAL 256
 typedef struct papc_profile_arrival {
     char collective[16];
     char name[48];
     int p;                    /* the P it was fitted at; 0: every P */
-    double a, b;              /* a, b >= 0, not both 0 */
+    double a, c;              /* >= 0, c > 0 */
     double rel;               /* the fit's median |resid|/ē */
     int points;               /* iterations it was fitted from */
 } papc_profile_arrival;
@@ -226,14 +229,16 @@ const papc_profile_arrival *papc_profile_find_arrival(const papc_profile *p,
                                                       const char *collective,
                                                       const char *name,
                                                       int P);
-/* The corrected ē: a·e + b·t0 with entry k; e itself when k is NULL. */
+/* The corrected ē: a·(e − t0) + c·t0 with entry k, never below half of
+ * the lesser of e and c·t0 (an extrapolation below both is not trusted);
+ * e itself when k is NULL. */
 double papc_arrival_corrected(const papc_profile_arrival *k, double e,
                               double t0);
-/* Fits e_i ≈ a·model_i + b·t0_i over n measured calls (Huber, residuals
- * weighted as relative errors, a, b >= 0: papc_fit_huber).  Returns 0 and
- * fills out's a, b, rel, points; -1 (out untouched) when n < 2, an input
- * is not finite or <= 0, or model and t0 are proportional (every call
- * balanced: nothing tells a from b). */
+/* Fits e_i ≈ a·(model_i − t0_i) + c·t0_i over n measured calls (Huber,
+ * residuals weighted as relative errors, a, c >= 0: papc_fit_huber).
+ * Returns 0 and fills out's a, c, rel, points; -1 (out untouched) when
+ * n < 2, an input is not finite or <= 0, every model_i equals t0_i (only
+ * balanced calls: nothing tells a from c), or the fit gives c = 0. */
 int papc_arrival_fit(int n, const double *model, const double *t0,
                      const double *e, papc_profile_arrival *out);
 

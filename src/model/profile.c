@@ -33,9 +33,9 @@
  *     "arrival": [                           optional (issue 15 calibration;
  *       {"collective": "gather",             papc-tune --arrival-refit), at
  *        "name": "binomial", "a": 1.1,       most PAPC_PROFILE_MAX_ARRIVAL:
- *        "b": 0.3, "rel": 0.08,              the row's arrival correction
- *        "points": 32, "p": 8}, ...]         ē ≈ a·ē_model + b·t0 (model.h);
- *                                            a, b >= 0 and not both 0; "p"
+ *        "c": 0.3, "rel": 0.08,              the row's arrival correction
+ *        "points": 32, "p": 8}, ...]         ē ≈ a·(ē_model − t0) + c·t0
+ *                                            (model.h); a >= 0, c > 0; "p"
  *                                            optional as above; one entry
  *                                            per (collective, name, p)
  *   }
@@ -370,17 +370,16 @@ static int read_arrival_entry(problem *pb, const json_t *a, int i,
                    sizeof k->collective, 1) ||
         get_string(pb, a, where, "name", k->name, sizeof k->name, 1) ||
         get_number(pb, a, where, "a", &k->a) ||
-        get_number(pb, a, where, "b", &k->b) ||
+        get_number(pb, a, where, "c", &k->c) ||
         get_number(pb, a, where, "rel", &k->rel) ||
         get_int(pb, a, where, "points", &k->points))
         return -1;
     k->p = 0;
     if (json_object_get(a, "p") && get_int(pb, a, where, "p", &k->p))
         return -1;
-    /* both 0 would predict a delayed call to cost nothing: that row would
+    /* c = 0 would predict a balanced call to cost nothing: that row would
      * win every arrival-aware choice */
-    if (k->a == 0 && k->b == 0)
-        return complain(pb, "field %sa and %sb are both 0", where, where);
+    if (k->c == 0) return complain(pb, "field %sc is 0", where);
     return 0;
 }
 
@@ -547,7 +546,7 @@ static json_t *build_arrival(builder *b, const papc_profile_arrival *k,
                sizeof k->collective);
     put_string(b, o, where, "name", k->name, sizeof k->name);
     put_real(b, o, where, "a", k->a);
-    put_real(b, o, where, "b", k->b);
+    put_real(b, o, where, "c", k->c);
     put_real(b, o, where, "rel", k->rel);
     put(b, o, "points", json_integer(k->points), "out of memory");
     if (k->p) put(b, o, "p", json_integer(k->p), "out of memory");
@@ -834,7 +833,7 @@ static uint64_t fnv_string(uint64_t h, const char *s, size_t cap) {
 
 /* Everything the selector reads: the version, P range, eager limit, p2p,
  * γ table, γ_op, δ and each algorithm's collective, name, α, β in file
- * order, and the arrival corrections' a, b; not the descriptive strings
+ * order, and the arrival corrections' a, c; not the descriptive strings
  * (machine, date, ...) nor the fit statistics (sigma, rel, points), which
  * do not change a decision. */
 uint64_t papc_profile_hash(const papc_profile *p) {
@@ -880,7 +879,7 @@ uint64_t papc_profile_hash(const papc_profile *p) {
         h = fnv_string(h, k->name, sizeof k->name);
         h = fnv_int(h, k->p);
         h = fnv_double(h, k->a);
-        h = fnv_double(h, k->b);
+        h = fnv_double(h, k->c);
     }
     return h ? h : 1;
 }
