@@ -174,6 +174,8 @@ static void load_cluster_profile(const char *dir) {
     MPI_Barrier(MPI_COMM_WORLD);
     int rc = papc_profile_load(path);
     CHECK(rc == MPI_SUCCESS, "profile: %s", papc_strerror(rc));
+    /* nobody rewrites the file while another rank still reads it */
+    MPI_Barrier(MPI_COMM_WORLD);
 }
 
 /* The cluster profile of load_cluster_profile plus an "arrival" section
@@ -218,6 +220,7 @@ static void load_penalising_profile(const char *dir, papc_collective coll,
         snprintf(path, sizeof path, "%s/arrival-select-profile.json", dir);
     int rc = papc_profile_load(path);
     CHECK(rc == MPI_SUCCESS, "profile: %s", papc_strerror(rc));
+    MPI_Barrier(MPI_COMM_WORLD);
 }
 
 /* Late-rank loop that also counts how often `name` ran. */
