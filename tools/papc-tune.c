@@ -48,6 +48,7 @@
 #include "core/core.h" /* the registry rows and their cost models */
 #include "cli.h"
 #include "tune_export.h"
+#include "tune_arrival.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -82,6 +83,7 @@ typedef struct options {
     const char *out;          /* -o */
     const char *csv;
     const char *profile_in;   /* --profile: skip the experiments */
+    const char *arrival_refit; /* --arrival-refit: papc-bench files */
     const char *export_ompi, *export_mpich;
     int colls[PAPC_NUM_COLLECTIVES]; /* 1 = tune this collective */
     int procs[MAX_PROCS], nprocs;    /* --procs; 0 = the default design */
@@ -237,6 +239,11 @@ static void usage(void) {
         "exports)\n"
         "  --export-ompi FILE  Open MPI dynamic rules file from the profile\n"
         "  --export-mpich FILE MPICH csel JSON from the profile\n"
+        "  --arrival-refit LIST  with --profile IN and -o OUT: fit each row's\n"
+        "                      arrival correction (e = a*(model-t0) + c*t0) from\n"
+        "                      papc-bench --trace or --csv files of delayed\n"
+        "                      settings (comma-separated), write IN plus the\n"
+        "                      corrections to OUT (--csv: the points)\n"
         "  -h, --help          this text\n");
 }
 
@@ -295,7 +302,8 @@ static int parse_options(int argc, char **argv, options *o) {
             continue;
         }
         static const char *valued[] = {"-o", "--csv", "--profile",
-            "--export-ompi", "--export-mpich", "--collectives", "--procs"};
+            "--export-ompi", "--export-mpich", "--collectives", "--procs",
+            "--arrival-refit"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
             known |= !strcmp(a, valued[k]);
@@ -310,12 +318,19 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--profile")) o->profile_in = v;
         else if (!strcmp(a, "--export-ompi")) o->export_ompi = v;
         else if (!strcmp(a, "--export-mpich")) o->export_mpich = v;
+        else if (!strcmp(a, "--arrival-refit")) o->arrival_refit = v;
         else if (!strcmp(a, "--collectives")) {
             if (parse_collectives(v, o)) return -1;
         } else if (!strcmp(a, "--procs")) {
             if (parse_procs(v, o)) return -1;
         }
         i++;
+    }
+    if (o->arrival_refit && (!o->profile_in || !o->out)) {
+        if (rank == 0)
+            fprintf(stderr, "papc-tune: --arrival-refit needs --profile IN "
+                    "(the balanced fit) and -o OUT\n");
+        return -1;
     }
     if (!o->profile_in && world_size < 2) {
         if (rank == 0)
@@ -1287,6 +1302,55 @@ static int from_profile(const options *o) {
     return code;
 }
 
+/* --arrival-refit: rank 0 fits the corrections and writes OUT. */
+static int refit_arrival(const options *o) {
+    int code = EXIT_OK;
+    if (rank == 0) {
+        static papc_profile prof;
+        char err[PATH_MAX + 256];
+        ta_set set = {0};
+        FILE *csv = NULL;
+        if (papc_profile_read(o->profile_in, profile_alg_exists, &prof, err,
+                              sizeof err)) {
+            fprintf(stderr, "papc-tune: %s\n", err);
+            code = EXIT_FAIL;
+        }
+        char *list = strdup(o->arrival_refit), *save = NULL;
+        for (char *t = strtok_r(list, ",", &save); t && code == EXIT_OK;
+             t = strtok_r(NULL, ",", &save))
+            if (ta_read_file(t, &prof, &set)) code = EXIT_FAIL;
+        free(list);
+        if (code == EXIT_OK && o->csv && !(csv = fopen(o->csv, "w"))) {
+            fprintf(stderr, "papc-tune: cannot write %s: %s\n", o->csv,
+                    strerror(errno));
+            code = EXIT_FAIL;
+        }
+        if (csv)
+            fprintf(csv, "collective,algorithm,p,bytes,mode,max_delay_ms,"
+                    "e_ms,model_ms,t0_ms,corrected_ms\n");
+        if (code == EXIT_OK) {
+            fprintf(stderr, "papc-tune: %d delayed calls (%d without a "
+                    "model skipped); err = median |e/prediction - 1|\n",
+                    set.n, set.skipped);
+            int k = ta_fit_all(&set, &prof, csv);
+            if (k <= 0) {
+                fprintf(stderr, "papc-tune: no correction fitted\n");
+                code = EXIT_FAIL;
+            } else if (papc_profile_write(o->out, &prof, err, sizeof err)) {
+                fprintf(stderr, "papc-tune: %s\n", err);
+                code = EXIT_FAIL;
+            } else {
+                fprintf(stderr, "papc-tune: wrote %s (%d arrival "
+                        "corrections)\n", o->out, prof.narrival);
+            }
+        }
+        if (csv) fclose(csv);
+        free(set.pt);
+    }
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return code;
+}
+
 /* Rank 0 checks that the outputs can be written before minutes of
  * measurement; every rank learns the verdict. */
 static int open_outputs(const options *o, const char *path, FILE **csv) {
@@ -1375,7 +1439,8 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return bad ? EXIT_USAGE : EXIT_OK;
     }
-    int code = o.profile_in ? from_profile(&o) : tune(&o);
+    int code = o.arrival_refit ? refit_arrival(&o)
+               : o.profile_in ? from_profile(&o) : tune(&o);
     MPI_Finalize();
     return code;
 }

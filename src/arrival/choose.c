@@ -7,7 +7,9 @@
  * processes are predicted to arrive: every row's balanced prediction t0
  * (select.c, the profile's fitted models) goes through its arrival model
  * (src/model/arrival_model.c) with the predicted offsets, and the row with
- * the least predicted ē (mean time in the call) runs.
+ * the least predicted ē (mean time in the call) runs.  When the agreed
+ * profile holds an arrival correction for a row (papc-tune
+ * --arrival-refit), the row's ē is a·(ē_model − t0) + c·t0 (model.h).
  *
  * Which offsets, so that every rank chooses the same row without a round
  * trip: the AGREED decision of the previous plain call at the same call
@@ -94,6 +96,13 @@ static int evaluate(papc_call *c, const papc_alg_desc *r, size_t seg0,
         (double)p.segsize, offset, p.seconds, p.alpha, p.beta, p.gamma_op,
         bg};
     double e = papc_arrival_model_mean(&k);
+    if (!(e >= 0) || !isfinite(e)) return 0;
+    /* The agreed profile's measured correction of this row (every rank
+     * holds the same profile, its hash agreed per communicator). */
+    e = papc_arrival_corrected(
+        papc_profile_find_arrival(papc_select_agreed_profile(c),
+                                  k.collective, k.name, c->size),
+        e, p.seconds);
     if (!(e >= 0) || !isfinite(e)) return 0;
     out->row = r;
     out->segsize = p.segsize;

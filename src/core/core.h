@@ -104,6 +104,18 @@ typedef struct papc_row_prediction {
 int papc_select_predict(papc_call *c, const papc_alg_desc *a,
                         size_t default_seg, papc_params p2p, double gamma_op,
                         papc_row_prediction *out);
+/* papc_select_predict's model branch for an explicit profile p, P, bytes
+ * (already the size class's bound: papc_select_class_bytes), so that
+ * papc-tune --arrival-refit predicts t0 exactly as the plain call does. */
+int papc_select_predict_with(const papc_profile *p, const papc_alg_desc *a,
+                             int P, size_t bytes, int commutative,
+                             papc_opclass k, papc_row_prediction *out);
+/* The size class's lower bound the models predict a call of bytes at. */
+size_t papc_select_class_bytes(size_t bytes);
+/* The profile every rank of c's communicator agreed on (the same hash on
+ * every rank), NULL when there is none or the ranks differ: the arrival
+ * choice reads its corrections only from an agreed profile. */
+const papc_profile *papc_select_agreed_profile(papc_call *c);
 /* The plain call's arrival-aware choice (src/arrival/choose.c): runs c
  * itself (*handled = 1) when the monitor serves c's communicator and the
  * call is large enough to be weighed, else leaves it (*handled = 0) to

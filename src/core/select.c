@@ -468,6 +468,33 @@ const papc_alg_desc *papc_select(papc_call *c) {
 
 /* ---- the arrival-aware choice's balanced predictions ---- */
 
+int papc_select_predict_with(const papc_profile *p, const papc_alg_desc *a,
+                             int P, size_t bytes, int commutative,
+                             papc_opclass k, papc_row_prediction *out) {
+    memset(out, 0, sizeof *out);
+    out->seconds = -1;
+    if (!p || !sized_collective(a->info.collective) || !a->model) return 0;
+    const char *note;
+    papc_params ab;
+    choice ch = predict_row(p, a, 0, P, bytes, commutative, k, &note, 1, &ab);
+    if (ch.seconds <= 0) return 0;
+    out->seconds = ch.seconds;
+    out->segsize = ch.seg >= 0 ? seg_candidates[ch.seg] : 0;
+    out->alpha = ab.alpha;
+    out->beta = ab.beta;
+    out->gamma_op = p->gamma_op[k];
+    return 1;
+}
+
+const papc_profile *papc_select_agreed_profile(papc_call *c) {
+    unsigned gen = atomic_load_explicit(&generation, memory_order_acquire);
+    return use_model(c, gen) ? profile : NULL;
+}
+
+size_t papc_select_class_bytes(size_t bytes) {
+    return class_size(size_class(bytes));
+}
+
 int papc_select_predict(papc_call *c, const papc_alg_desc *a,
                         size_t default_seg, papc_params p2p, double gamma_op,
                         papc_row_prediction *out) {
@@ -480,19 +507,9 @@ int papc_select_predict(papc_call *c, const papc_alg_desc *a,
     size_t bytes = class_size(size_class(papc_call_bytes(c)));
     papc_opclass k = c->op == MPI_OP_NULL ? PAPC_OPCLASS_FLOAT
                                           : op_class(c->op, c->sendtype);
-    if (use_model(c, gen)) {
-        const char *note;
-        papc_params ab;
-        choice ch = predict_row(profile, a, 0, c->size, bytes,
-                                c->commutative, k, &note, 1, &ab);
-        if (ch.seconds <= 0) return 0;
-        out->seconds = ch.seconds;
-        out->segsize = ch.seg >= 0 ? seg_candidates[ch.seg] : 0;
-        out->alpha = ab.alpha;
-        out->beta = ab.beta;
-        out->gamma_op = profile->gamma_op[k];
-        return 1;
-    }
+    if (use_model(c, gen))
+        return papc_select_predict_with(profile, a, c->size, bytes,
+                                        c->commutative, k, out);
     /* No agreed profile: the monitor's agreed ping-pong parameters, the
      * row's default segment size. */
     papc_model_in in = {c->size, (double)bytes, 0, 0, c->commutative, NULL};

@@ -440,3 +440,42 @@ int papc_fit_huber(int n, const papc_terms *x, const double *t,
     free(buf);
     return rc;
 }
+
+/* ---- the arrival correction (issue 15 calibration) ----
+ * The same robust fit with what the arrival model says the offsets cost
+ * (ē_model − t0) as the "α" column and the balanced prediction t0 as the
+ * "β" column: relative residuals (the delayed calls span 2 ms to 400 ms),
+ * Huber weights (a call a machine-wide stall slowed tenfold must not set
+ * the slope), both >= 0 (a row cannot gain from a late process, nor cost
+ * less than nothing when all arrive together). */
+int papc_arrival_fit(int n, const double *model, const double *t0,
+                     const double *e, papc_profile_arrival *out) {
+    if (!out || n < 2 || !model || !t0 || !e) return -1;
+    papc_terms *x = malloc(sizeof *x * (size_t)n);
+    if (!x) return -1;
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        ok &= isfinite(model[i]) && isfinite(t0[i]) && isfinite(e[i]) &&
+              model[i] > 0 && t0[i] > 0 && e[i] > 0;
+        x[i] = papc_terms_zero();
+        x[i].alpha = model[i] - t0[i];
+        x[i].beta = t0[i];
+    }
+    papc_params ab;
+    double rel = 0;
+    int rc = ok ? papc_fit_huber(n, x, e, 0, 0, &ab, NULL, &rel) : -1;
+    free(x);
+    if (rc != 0 || !(ab.beta > 0)) return -1;
+    out->a = ab.alpha;
+    out->c = ab.beta;
+    out->rel = rel;
+    out->points = n;
+    return 0;
+}
+
+double papc_arrival_corrected(const papc_profile_arrival *k, double e,
+                              double t0) {
+    if (!k) return e;
+    double v = k->a * (e - t0) + k->c * t0, floor = 0.5 * fmin(e, k->c * t0);
+    return v > floor ? v : floor;
+}

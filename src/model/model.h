@@ -133,6 +133,28 @@ typedef struct papc_profile_alg {
     int points;               /* experiments it was fitted from */
 } papc_profile_alg;
 
+/* The arrival correction of one row (issue 15, calibration): the measured
+ * ē of the row with processes arriving at different times, fitted as
+ *     ē ≈ a·(ē_model − t0) + c·t0
+ * over delayed-arrival runs (papc-tune --arrival-refit), ē_model the row's
+ * arrival model (arrival_model.h) at the measured offsets and t0 its
+ * balanced prediction (so ē_model − t0 is what the model says the offsets
+ * cost the row).  c is the row's balanced ē against t0: t0 is fitted to
+ * the slowest rank's time, ē is the mean over the ranks (a reduce tree's
+ * leaves leave early), and the balanced fit itself errs.  a scales the
+ * offsets' cost: a binomial reduce waits for a late rank on one path only,
+ * a background row whose monitor threads starve pays more.  With no entry
+ * the model's ē stands (a = c = 1). */
+#define PAPC_PROFILE_MAX_ARRIVAL 256
+typedef struct papc_profile_arrival {
+    char collective[16];
+    char name[48];
+    int p;                    /* the P it was fitted at; 0: every P */
+    double a, c;              /* >= 0, c > 0 */
+    double rel;               /* the fit's median |resid|/ē */
+    int points;               /* iterations it was fitted from */
+} papc_profile_arrival;
+
 typedef struct papc_profile {
     int version;              /* PAPC_PROFILE_VERSION */
     char papcoll_version[16]; /* the library that wrote it */
@@ -147,6 +169,8 @@ typedef struct papc_profile {
     double copy;              /* δ, s/byte */
     int nalgs;
     papc_profile_alg algs[PAPC_PROFILE_MAX_ALGS];
+    int narrival;             /* optional section "arrival": 0 = none */
+    papc_profile_arrival arrival[PAPC_PROFILE_MAX_ARRIVAL];
 } papc_profile;
 
 /* Answers whether (collective, name) is a row papcoll has; used to refuse
@@ -196,5 +220,26 @@ void papc_profile_bracket_seg(const papc_profile *p, const char *collective,
                               const char *name, int P, double seg,
                               const papc_profile_alg **lo,
                               const papc_profile_alg **hi);
+
+/* The arrival correction for (collective, name) at P: the entry fitted at
+ * exactly P, else the every-P one (p = 0); NULL when there is none (no
+ * correction: one fitted at another P is not carried over, what waiting
+ * costs changes with P). */
+const papc_profile_arrival *papc_profile_find_arrival(const papc_profile *p,
+                                                      const char *collective,
+                                                      const char *name,
+                                                      int P);
+/* The corrected ē: a·(e − t0) + c·t0 with entry k, never below half of
+ * the lesser of e and c·t0 (an extrapolation below both is not trusted);
+ * e itself when k is NULL. */
+double papc_arrival_corrected(const papc_profile_arrival *k, double e,
+                              double t0);
+/* Fits e_i ≈ a·(model_i − t0_i) + c·t0_i over n measured calls (Huber,
+ * residuals weighted as relative errors, a, c >= 0: papc_fit_huber).
+ * Returns 0 and fills out's a, c, rel, points; -1 (out untouched) when
+ * n < 2, an input is not finite or <= 0, every model_i equals t0_i (only
+ * balanced calls: nothing tells a from c), or the fit gives c = 0. */
+int papc_arrival_fit(int n, const double *model, const double *t0,
+                     const double *e, papc_profile_arrival *out);
 
 #endif

@@ -30,6 +30,14 @@
  *                                            alone (0 = whole message);
  *                                            one entry per (collective,
  *                                            name, p, segsize)
+ *     "arrival": [                           optional (issue 15 calibration;
+ *       {"collective": "gather",             papc-tune --arrival-refit), at
+ *        "name": "binomial", "a": 1.1,       most PAPC_PROFILE_MAX_ARRIVAL:
+ *        "c": 0.3, "rel": 0.08,              the row's arrival correction
+ *        "points": 32, "p": 8}, ...]         ē ≈ a·(ē_model − t0) + c·t0
+ *                                            (model.h); a >= 0, c > 0; "p"
+ *                                            optional as above; one entry
+ *                                            per (collective, name, p)
  *   }
  *
  * Every field is required; keys the reader does not know are ignored (a
@@ -351,6 +359,61 @@ static int read_algorithms(problem *pb, const json_t *root,
     return 0;
 }
 
+static int read_arrival_entry(problem *pb, const json_t *a, int i,
+                              papc_profile_arrival *k) {
+    char where[32];
+    snprintf(where, sizeof where, "arrival[%d].", i);
+    if (!json_is_object(a))
+        return complain(pb, "field arrival[%d] must be an object, not %s", i,
+                        type_name(a));
+    if (get_string(pb, a, where, "collective", k->collective,
+                   sizeof k->collective, 1) ||
+        get_string(pb, a, where, "name", k->name, sizeof k->name, 1) ||
+        get_number(pb, a, where, "a", &k->a) ||
+        get_number(pb, a, where, "c", &k->c) ||
+        get_number(pb, a, where, "rel", &k->rel) ||
+        get_int(pb, a, where, "points", &k->points))
+        return -1;
+    k->p = 0;
+    if (json_object_get(a, "p") && get_int(pb, a, where, "p", &k->p))
+        return -1;
+    /* c = 0 would predict a balanced call to cost nothing: that row would
+     * win every arrival-aware choice */
+    if (k->c == 0) return complain(pb, "field %sc is 0", where);
+    return 0;
+}
+
+/* The optional section "arrival" (absent in profiles before it). */
+static int read_arrival(problem *pb, const json_t *root,
+                        papc_alg_exists_fn exists, papc_profile *out) {
+    if (!json_object_get(root, "arrival")) return 0;
+    json_t *arr = get_typed(pb, root, "arrival", 0);
+    if (!arr) return -1;
+    size_t n = json_array_size(arr);
+    if (n > PAPC_PROFILE_MAX_ARRIVAL)
+        return complain(pb, "%zu arrival corrections, this papcoll reads at "
+                            "most %d",
+                        n, PAPC_PROFILE_MAX_ARRIVAL);
+    for (size_t i = 0; i < n; i++) {
+        papc_profile_arrival *k = &out->arrival[i];
+        if (read_arrival_entry(pb, json_array_get(arr, i), (int)i, k))
+            return -1;
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(out->arrival[j].collective, k->collective) &&
+                !strcmp(out->arrival[j].name, k->name) &&
+                out->arrival[j].p == k->p)
+                return complain(pb, "arrival correction %s/%s is listed "
+                                    "twice",
+                                k->collective, k->name);
+        if (exists && !exists(k->collective, k->name))
+            return complain(pb, "arrival correction for %s/%s: no such "
+                                "algorithm in this papcoll",
+                            k->collective, k->name);
+        out->narrival = (int)i + 1;
+    }
+    return 0;
+}
+
 /* Every check of the reader, on a parsed document. */
 static int profile_from_json(problem *pb, const json_t *root,
                              papc_alg_exists_fn exists, papc_profile *out) {
@@ -366,7 +429,8 @@ static int profile_from_json(problem *pb, const json_t *root,
         read_p2p(pb, root, out) || read_gamma(pb, root, out) ||
         read_gamma_op(pb, root, out) ||
         get_number(pb, root, "", "copy", &copy) ||
-        read_algorithms(pb, root, exists, out))
+        read_algorithms(pb, root, exists, out) ||
+        read_arrival(pb, root, exists, out))
         return -1;
     out->eager = eager;
     out->copy = copy;
@@ -473,6 +537,42 @@ static json_t *build_alg(builder *b, const papc_profile_alg *a, int i) {
     return o;
 }
 
+static json_t *build_arrival(builder *b, const papc_profile_arrival *k,
+                             int i) {
+    char where[32];
+    snprintf(where, sizeof where, "arrival[%d].", i);
+    json_t *o = json_object();
+    put_string(b, o, where, "collective", k->collective,
+               sizeof k->collective);
+    put_string(b, o, where, "name", k->name, sizeof k->name);
+    put_real(b, o, where, "a", k->a);
+    put_real(b, o, where, "c", k->c);
+    put_real(b, o, where, "rel", k->rel);
+    put(b, o, "points", json_integer(k->points), "out of memory");
+    if (k->p) put(b, o, "p", json_integer(k->p), "out of memory");
+    return o;
+}
+
+/* The section only when there are corrections: a profile without them
+ * reads as before. */
+static void put_arrival(builder *b, json_t *root, const papc_profile *p) {
+    int n = p->narrival;
+    if (n == 0) return;
+    if (n < 0 || n > PAPC_PROFILE_MAX_ARRIVAL) {
+        b->failed = 1;
+        complain(b->pb, "narrival = %d is not in 0..%d", n,
+                 PAPC_PROFILE_MAX_ARRIVAL);
+        return;
+    }
+    json_t *arr = json_array();
+    for (int i = 0; i < n && !b->failed; i++)
+        if (json_array_append_new(arr, build_arrival(b, &p->arrival[i], i))) {
+            b->failed = 1;
+            complain(b->pb, "out of memory");
+        }
+    put(b, root, "arrival", arr, "out of memory");
+}
+
 static json_t *build_gamma(builder *b, const papc_gamma *g) {
     json_t *o = json_object();
     if (g->n < 0 || g->n == 1 || g->n > PAPC_GAMMA_MAX) {
@@ -526,6 +626,7 @@ static json_t *build_json(builder *b, const papc_profile *p) {
             complain(b->pb, "out of memory");
         }
     put(b, root, "algorithms", arr, "out of memory");
+    put_arrival(b, root, p);
     return root;
 }
 
@@ -628,6 +729,26 @@ const papc_profile_alg *papc_profile_find(const papc_profile *p,
     return NULL;
 }
 
+const papc_profile_arrival *papc_profile_find_arrival(const papc_profile *p,
+                                                      const char *collective,
+                                                      const char *name,
+                                                      int P) {
+    if (!p || !collective || !name) return NULL;
+    int n = p->narrival < 0 ? 0 : p->narrival > PAPC_PROFILE_MAX_ARRIVAL
+                                      ? PAPC_PROFILE_MAX_ARRIVAL
+                                      : p->narrival;
+    const papc_profile_arrival *every = NULL;
+    for (int i = 0; i < n; i++) {
+        const papc_profile_arrival *k = &p->arrival[i];
+        if (strncmp(k->collective, collective, sizeof k->collective) ||
+            strncmp(k->name, name, sizeof k->name))
+            continue;
+        if (k->p == P) return k;
+        if (k->p == 0 && !every) every = k;
+    }
+    return every;
+}
+
 /* Does entry a belong to the set asked for: the pooled entries (seg < 0)
  * or those fitted to segment size seg alone? */
 static int in_set(const papc_profile_alg *a, double seg) {
@@ -712,8 +833,9 @@ static uint64_t fnv_string(uint64_t h, const char *s, size_t cap) {
 
 /* Everything the selector reads: the version, P range, eager limit, p2p,
  * γ table, γ_op, δ and each algorithm's collective, name, α, β in file
- * order; not the descriptive strings (machine, date, ...) nor the fit
- * statistics (sigma, rel, points), which do not change a decision. */
+ * order, and the arrival corrections' a, c; not the descriptive strings
+ * (machine, date, ...) nor the fit statistics (sigma, rel, points), which
+ * do not change a decision. */
 uint64_t papc_profile_hash(const papc_profile *p) {
     if (!p) return 0;
     uint64_t h = FNV_OFFSET;
@@ -745,6 +867,19 @@ uint64_t papc_profile_hash(const papc_profile *p) {
         h = fnv_double(h, a->ab.beta);
         h = fnv_double(h, a->ab.nu_msg);
         h = fnv_double(h, a->ab.nu_byte);
+    }
+    /* only when present, so a profile without corrections keeps its hash */
+    int na = p->narrival < 0 ? 0 : p->narrival > PAPC_PROFILE_MAX_ARRIVAL
+                                       ? PAPC_PROFILE_MAX_ARRIVAL
+                                       : p->narrival;
+    if (na > 0) h = fnv_int(h, na);
+    for (int i = 0; i < na; i++) {
+        const papc_profile_arrival *k = &p->arrival[i];
+        h = fnv_string(h, k->collective, sizeof k->collective);
+        h = fnv_string(h, k->name, sizeof k->name);
+        h = fnv_int(h, k->p);
+        h = fnv_double(h, k->a);
+        h = fnv_double(h, k->c);
     }
     return h ? h : 1;
 }

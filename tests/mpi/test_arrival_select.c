@@ -21,6 +21,16 @@
  *   MODE "off": papc_set_arrival_selection(0): never an arrival-aware row.
  *   MODE "nomonitor": no monitor (PAPC_MONITOR=0 in the environment):
  *     never an arrival-aware row, no hang.
+ *   MODE "penalise": the arrival corrections of the profile (papc-tune
+ *     --arrival-refit; model.h) reach the choice, alike on every rank:
+ *     gather and allreduce with a late rank under the cluster profile (X
+ *     the row run most); the same profile plus a correction that makes X
+ *     cost 50 times its model: X no longer runs (a classic X may still
+ *     where a call has no view of the offsets: at most a quarter); one
+ *     that penalises every arrival-aware row: none runs; and when rank 0
+ *     alone holds the
+ *     penalising profile, the ranks' profiles differ, none is agreed, no
+ *     correction applies and every rank still runs the same row.
  * Run also under PAPC_ARRIVAL_FAULT=random: orders change, the choice is
  * still agreed.
  */
@@ -164,6 +174,130 @@ static void load_cluster_profile(const char *dir) {
     MPI_Barrier(MPI_COMM_WORLD);
     int rc = papc_profile_load(path);
     CHECK(rc == MPI_SUCCESS, "profile: %s", papc_strerror(rc));
+    /* nobody rewrites the file while another rank still reads it */
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* The cluster profile of load_cluster_profile plus an "arrival" section
+ * with, for each arrival-aware row of coll named in `only` (NULL: all),
+ * a = c = 50; loaded by every rank, or by rank 0 alone (`alone`; the
+ * others load the cluster profile itself). */
+static void load_penalising_profile(const char *dir, papc_collective coll,
+                                    const char *only, int alone) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/arrival-penalise-profile.json", dir);
+    if (rank == 0) {
+        FILE *f = fopen(path, "w");
+        if (!f) { perror(path); MPI_Abort(MPI_COMM_WORLD, 2); }
+        fprintf(f, "{\"papcoll_profile\": 1, \"papcoll_version\": \"test\",\n"
+                   " \"machine\": \"test\", \"mpi_library\": \"test\",\n"
+                   " \"date\": \"2026-11-26T00:00:00Z\", \"p_range\": [1, 64],\n"
+                   " \"eager_limit\": 65536,\n"
+                   " \"p2p\": {\"alpha\": 5e-5, \"beta\": 8e-9},\n"
+                   " \"gamma\": {\"2\": 1.0},\n"
+                   " \"gamma_op\": {\"float\": 2.5e-10, \"int\": 2.5e-10, "
+                   "\"other\": 1e-9},\n"
+                   " \"copy\": 1e-10,\n \"algorithms\": [],\n"
+                   " \"arrival\": [");
+        const char *sep = "";
+        for (int i = 0; i < papc_algorithm_count(coll); i++) {
+            const papc_algorithm_info *info = papc_algorithm_get(coll, i);
+            if (!(info->flags & PAPC_FLAG_ARRIVAL_AWARE) ||
+                (only && strcmp(only, info->name)))
+                continue;
+            fprintf(f, "%s\n  {\"collective\": \"%s\", \"name\": \"%s\", "
+                       "\"a\": 50, \"c\": 50, \"rel\": 0, \"points\": 8}",
+                    sep, papc_collective_name(coll), info->name);
+            sep = ",";
+        }
+        fprintf(f, "]}\n");
+        fclose(f);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    /* every rank loads once (papc_profile_load: "on every rank alike");
+     * alone: the others load the cluster profile without the section */
+    if (alone && rank != 0)
+        snprintf(path, sizeof path, "%s/arrival-select-profile.json", dir);
+    int rc = papc_profile_load(path);
+    CHECK(rc == MPI_SUCCESS, "profile: %s", papc_strerror(rc));
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* Late-rank loop that also counts how often `name` ran. */
+static int loop_counting(papc_collective coll, int n, int root, int late,
+                         double late_ms, int iters, const char *name,
+                         int *named) {
+    int aware = 0;
+    *named = 0;
+    for (int it = 0; it < iters; it++) {
+        aware += loop(coll, n, root, late, late_ms, 1);
+        const char *a = papc_last_algorithm(coll);
+        *named += a && name && strcmp(a, name) == 0;
+    }
+    return aware;
+}
+
+/* MODE penalise, for one collective (failures counted by CHECK). */
+static void penalise(const char *dir, papc_collective coll, const char *cname,
+                     int n, int root, int late, double late_ms) {
+    const int iters = 8;
+    char top_name[64] = "";
+    int counts[64] = {0};
+    load_cluster_profile(dir);
+    snprintf(where, sizeof where, "%s late, cluster profile", cname);
+    loop(coll, n, root, late, late_ms, 2); /* the site learns the offsets */
+    int aware = 0;
+    for (int it = 0; it < iters; it++) {
+        aware += loop(coll, n, root, late, late_ms, 1);
+        const char *a = papc_last_algorithm(coll);
+        for (int i = 0; a && i < papc_algorithm_count(coll) && i < 64; i++)
+            if (!strcmp(papc_algorithm_get(coll, i)->name, a)) counts[i]++;
+    }
+    int top = 0;
+    for (int i = 1; i < papc_algorithm_count(coll) && i < 64; i++)
+        if (counts[i] > counts[top]) top = i;
+    snprintf(top_name, sizeof top_name, "%s",
+             papc_algorithm_get(coll, top)->name);
+    int top_aware = is_aware(coll, top_name);
+
+    /* X, the row run most, made 50 x dearer: an arrival-aware X never
+     * runs again; a classic X may still run where a call has no view of
+     * the offsets (it is then the size-based row), at most a quarter */
+    snprintf(where, sizeof where, "%s late, %s penalised", cname, top_name);
+    load_penalising_profile(dir, coll, top_name, 0);
+    int named = 0;
+    int aware_x = loop_counting(coll, n, root, late, late_ms, iters,
+                                top_name, &named);
+    if (top_aware)
+        CHECK(named == 0, "%s ran %d of %d times though its correction "
+              "makes it cost 50 x its model", top_name, named, iters);
+    else
+        CHECK(named <= iters / 4 && named < counts[top], "%s ran %d of %d "
+              "times (%d before) though its correction makes it cost 50 x "
+              "its model", top_name, named, iters, counts[top]);
+
+    snprintf(where, sizeof where, "%s late, every arrival-aware row "
+             "penalised", cname);
+    load_penalising_profile(dir, coll, NULL, 0);
+    int named_x = named;
+    int aware_all = loop_counting(coll, n, root, late, late_ms, iters, NULL,
+                                  &named);
+    CHECK(aware_all == 0, "%d calls ran an arrival-aware row though every "
+          "one is penalised", aware_all);
+
+    /* rank 0 alone penalises: the profiles differ, none is agreed, no
+     * correction applies; every rank must still run the same row
+     * (check_agreed in every call) */
+    snprintf(where, sizeof where, "%s late, profiles differ", cname);
+    load_penalising_profile(dir, coll, NULL, 1);
+    loop(coll, n, root, late, late_ms, iters);
+    load_cluster_profile(dir);
+    if (rank == 0)
+        printf("%s: cluster profile: %d/%d arrival-aware, most %s %d; %s "
+               "penalised: it ran %d, %d arrival-aware; every "
+               "arrival-aware row penalised: %d arrival-aware\n", cname,
+               aware, iters, top_name, counts[top], top_name, named_x,
+               aware_x, aware_all);
 }
 
 int main(int argc, char **argv) {
@@ -175,6 +309,20 @@ int main(int argc, char **argv) {
     alarm(100);
     const char *mode = argc > 1 ? argv[1] : "switch";
     load_cluster_profile(argc > 2 ? argv[2] : ".");
+    if (strcmp(mode, "penalise") == 0) {
+        papc_monitor_init(MPI_COMM_WORLD);
+        int root = size > 2 ? 1 : 0;
+        penalise(argc > 2 ? argv[2] : ".", PAPC_GATHER, "gather", 65536,
+                 root, (root + 1) % size, 20);
+        penalise(argc > 2 ? argv[2] : ".", PAPC_ALLREDUCE, "allreduce",
+                 262144, 0, 1 % size, 10);
+        int total = 0;
+        MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        papc_monitor_finalize();
+        MPI_Finalize();
+        if (rank == 0) printf("%s\n", total ? "FAILED" : "ok");
+        return total ? 1 : 0;
+    }
     int monitor = strcmp(mode, "nomonitor") != 0;
     if (monitor) papc_monitor_init(MPI_COMM_WORLD);
     if (strcmp(mode, "off") == 0) papc_set_arrival_selection(0);

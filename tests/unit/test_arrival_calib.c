@@ -1,0 +1,331 @@
+/*
+ * test_arrival_calib.c — the arrival correction of the profile (issue 15
+ * calibration; model.h papc_profile_arrival, fit.c papc_arrival_fit,
+ * profile.c's optional "arrival" section):
+ *   - the fit recovers a, c from exact hand data to 1e-9 and, with 20 % of
+ *     the calls 10 times too slow (a machine-wide stall), to 5 %; it
+ *     refuses balanced-only data (nothing tells a from c), too few points,
+ *     non-positive or non-finite input;
+ *   - the corrected ē: the formula, no entry = the model, the floor;
+ *   - lookup: exact P before the every-P entry, another P alone = none;
+ *   - profiles: the section round-trips bit for bit, a profile without it
+ *     writes no "arrival" key and keeps its hash, a or c changes the hash,
+ *     and every malformed section is refused with one line naming the file.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+
+#include "model/model.h"
+
+static char dir[64];
+
+static int make_dir(void **state) {
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/papc-arrcal-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state) {
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *file(const char *name) {
+    static char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return path;
+}
+
+/* ---- the fit ---- */
+
+/* n calls of a row: t0 from 2 to 60 ms, offsets' model cost 0 to 200 ms,
+ * measured e = a·(model − t0) + c·t0 exactly. */
+static void hand_data(int n, double a, double c, double *model, double *t0,
+                      double *e) {
+    for (int i = 0; i < n; i++) {
+        t0[i] = 2e-3 + 58e-3 * (i % 5) / 4;
+        double extra = 200e-3 * (double)((i * 7) % n) / n;
+        model[i] = t0[i] + extra;
+        e[i] = a * extra + c * t0[i];
+    }
+}
+
+static void test_fit_exact(void **state) {
+    (void)state;
+    double model[24], t0[24], e[24];
+    /* a binomial reduce: waits for a late rank on one path (a < 1), leaves
+     * leave early (c < 1) */
+    hand_data(24, 0.3, 0.45, model, t0, e);
+    papc_profile_arrival k;
+    memset(&k, 0, sizeof k);
+    assert_int_equal(papc_arrival_fit(24, model, t0, e, &k), 0);
+    assert_true(fabs(k.a - 0.3) < 1e-9 && fabs(k.c - 0.45) < 1e-9);
+    assert_int_equal(k.points, 24);
+    assert_true(k.rel < 1e-9);
+    /* clairvoyant: pays its schedule on top of the model (c > 1) */
+    hand_data(24, 0.9, 2.0, model, t0, e);
+    assert_int_equal(papc_arrival_fit(24, model, t0, e, &k), 0);
+    assert_true(fabs(k.a - 0.9) < 1e-9 && fabs(k.c - 2.0) < 1e-9);
+}
+
+static void test_fit_outliers(void **state) {
+    (void)state;
+    double model[40], t0[40], e[40];
+    hand_data(40, 1.1, 0.5, model, t0, e);
+    for (int i = 0; i < 40; i += 5) e[i] *= 10; /* 20 %: a stall */
+    papc_profile_arrival k;
+    assert_int_equal(papc_arrival_fit(40, model, t0, e, &k), 0);
+    assert_true(fabs(k.a / 1.1 - 1) < 0.05);
+    assert_true(fabs(k.c / 0.5 - 1) < 0.05);
+}
+
+static void test_fit_refuses(void **state) {
+    (void)state;
+    double model[8], t0[8], e[8];
+    papc_profile_arrival k, untouched;
+    memset(&k, 0x5a, sizeof k);
+    untouched = k;
+    hand_data(8, 1, 1, model, t0, e);
+    assert_int_equal(papc_arrival_fit(1, model, t0, e, &k), -1);
+    assert_int_equal(papc_arrival_fit(8, NULL, t0, e, &k), -1);
+    assert_int_equal(papc_arrival_fit(8, model, t0, e, NULL), -1);
+    /* every call balanced: model == t0, nothing tells a from c */
+    double bal[8];
+    memcpy(bal, t0, sizeof bal);
+    assert_int_equal(papc_arrival_fit(8, bal, t0, e, &k), -1);
+    double bad = e[3];
+    e[3] = 0;
+    assert_int_equal(papc_arrival_fit(8, model, t0, e, &k), -1);
+    e[3] = NAN;
+    assert_int_equal(papc_arrival_fit(8, model, t0, e, &k), -1);
+    e[3] = bad;
+    t0[2] = -1;
+    assert_int_equal(papc_arrival_fit(8, model, t0, e, &k), -1);
+    assert_memory_equal(&k, &untouched, sizeof k);
+}
+
+static void test_corrected(void **state) {
+    (void)state;
+    papc_profile_arrival k = {"reduce", "binomial", 8, 0.25, 0.5, 0, 12};
+    assert_true(papc_arrival_corrected(NULL, 0.030, 0.010) == 0.030);
+    double v = papc_arrival_corrected(&k, 0.030, 0.010);
+    assert_true(fabs(v - (0.25 * 0.020 + 0.5 * 0.010)) < 1e-15);
+    /* a model below t0 extrapolates below both: the floor holds it at
+     * half of the lesser of e and c·t0 */
+    papc_profile_arrival steep = {"gather", "x", 8, 4, 0.5, 0, 12};
+    v = papc_arrival_corrected(&steep, 0.002, 0.010);
+    assert_true(fabs(v - 0.001) < 1e-15);
+}
+
+/* ---- profiles ---- */
+
+static void make_profile(papc_profile *p) {
+    memset(p, 0, sizeof *p);
+    p->version = PAPC_PROFILE_VERSION;
+    strcpy(p->papcoll_version, "0.1.0");
+    strcpy(p->machine, "node");
+    strcpy(p->mpi_library, "Open MPI v4.1.4");
+    strcpy(p->date, "2026-11-26T12:00:00Z");
+    p->pmin = 2;
+    p->pmax = 8;
+    p->eager = 65536;
+    p->p2p = (papc_params){5e-5, 8e-9, 0, 0};
+    p->gamma_op[PAPC_OPCLASS_FLOAT] = 2.5e-10;
+    p->copy = 1e-10;
+    p->nalgs = 1;
+    strcpy(p->algs[0].collective, "reduce");
+    strcpy(p->algs[0].name, "binomial");
+    p->algs[0].ab = (papc_params){6e-5, 9e-9, 0, 0};
+    p->algs[0].points = 40;
+}
+
+static void add_arrival(papc_profile *p, const char *coll, const char *name,
+                        int P, double a, double c) {
+    papc_profile_arrival *k = &p->arrival[p->narrival++];
+    snprintf(k->collective, sizeof k->collective, "%s", coll);
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->p = P;
+    k->a = a;
+    k->c = c;
+    k->rel = 1.0 / 3;
+    k->points = 32;
+}
+
+static void test_round_trip(void **state) {
+    (void)state;
+    static papc_profile p, q;
+    char err[512];
+    make_profile(&p);
+    add_arrival(&p, "reduce", "binomial", 8, 0.25457, 1.0 / 3);
+    add_arrival(&p, "gather", "background_sorted_linear_sync", 0, 0, 0.7);
+    add_arrival(&p, "reduce", "binomial", 16, nextafter(1.0, 2), 2e-300);
+    assert_int_equal(papc_profile_write(file("rt.json"), &p, err, sizeof err),
+                     0);
+    assert_int_equal(papc_profile_read(file("rt.json"), NULL, &q, err,
+                                       sizeof err), 0);
+    assert_memory_equal(&p, &q, sizeof p);
+    assert_true(papc_profile_hash(&p) == papc_profile_hash(&q));
+
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 8),
+                     &q.arrival[0]);
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 16),
+                     &q.arrival[2]);
+    assert_null(papc_profile_find_arrival(&q, "reduce", "binomial", 4));
+    assert_ptr_equal(papc_profile_find_arrival(
+                         &q, "gather", "background_sorted_linear_sync", 4),
+                     &q.arrival[1]);
+    assert_null(papc_profile_find_arrival(&q, "gather", "binomial", 8));
+    assert_null(papc_profile_find_arrival(NULL, "gather", "binomial", 8));
+}
+
+static void test_old_profile(void **state) {
+    (void)state;
+    static papc_profile p, q;
+    char err[512];
+    make_profile(&p);
+    uint64_t before = papc_profile_hash(&p);
+    assert_int_equal(papc_profile_write(file("old.json"), &p, err,
+                                        sizeof err), 0);
+    json_error_t jerr;
+    json_t *doc = json_load_file(file("old.json"), 0, &jerr);
+    assert_non_null(doc);
+    assert_null(json_object_get(doc, "arrival"));
+    json_decref(doc);
+    assert_int_equal(papc_profile_read(file("old.json"), NULL, &q, err,
+                                       sizeof err), 0);
+    assert_int_equal(q.narrival, 0);
+    assert_true(papc_profile_hash(&q) == before);
+    /* the corrections are part of what every rank must agree on */
+    add_arrival(&p, "reduce", "binomial", 8, 0.3, 0.5);
+    uint64_t with = papc_profile_hash(&p);
+    assert_true(with != before);
+    p.arrival[0].c = 0.51;
+    assert_true(papc_profile_hash(&p) != with);
+    p.arrival[0].c = 0.5;
+    p.arrival[0].rel = 0.9; /* a fit statistic: no decision changes */
+    assert_true(papc_profile_hash(&p) == with);
+}
+
+static int known(const char *coll, const char *name) {
+    return !strcmp(coll, "reduce") && !strcmp(name, "binomial");
+}
+
+/* The valid profile with one arrival entry, to break in one place. */
+static json_t *valid_doc(void) {
+    static papc_profile p;
+    char err[512];
+    make_profile(&p);
+    add_arrival(&p, "reduce", "binomial", 8, 0.3, 0.5);
+    assert_int_equal(papc_profile_write(file("valid.json"), &p, err,
+                                        sizeof err), 0);
+    json_error_t jerr;
+    json_t *doc = json_load_file(file("valid.json"), 0, &jerr);
+    assert_non_null(doc);
+    return doc;
+}
+
+static json_t *entry(json_t *doc) {
+    return json_array_get(json_object_get(doc, "arrival"), 0);
+}
+
+static void expect_refused(json_t *doc, papc_alg_exists_fn exists,
+                           const char *want) {
+    static papc_profile out, zero;
+    char err[512];
+    const char *path = file("broken.json");
+    assert_int_equal(json_dump_file(doc, path, JSON_REAL_PRECISION(17)), 0);
+    json_decref(doc);
+    memset(&out, 0x5a, sizeof out);
+    if (papc_profile_read(path, exists, &out, err, sizeof err) != -1)
+        fail_msg("accepted; want \"%s\"", want);
+    assert_memory_equal(&out, &zero, sizeof out);
+    size_t plen = strlen(path);
+    if (strncmp(err, path, plen) || strncmp(err + plen, ": ", 2))
+        fail_msg("error does not start with the path: \"%s\"", err);
+    assert_null(strchr(err, '\n'));
+    if (!strstr(err, want)) fail_msg("error \"%s\" lacks \"%s\"", err, want);
+}
+
+static void test_refusals(void **state) {
+    (void)state;
+    json_t *d;
+    d = valid_doc();
+    json_object_set_new(d, "arrival", json_object());
+    expect_refused(d, NULL, "field arrival must be an array");
+    d = valid_doc();
+    json_array_set_new(json_object_get(d, "arrival"), 0, json_integer(3));
+    expect_refused(d, NULL, "field arrival[0] must be an object");
+    d = valid_doc();
+    json_object_del(entry(d), "a");
+    expect_refused(d, NULL, "missing field arrival[0].a");
+    d = valid_doc();
+    json_object_set_new(entry(d), "c", json_real(-0.5));
+    expect_refused(d, NULL, "field arrival[0].c is negative");
+    d = valid_doc();
+    json_object_set_new(entry(d), "c", json_real(0));
+    expect_refused(d, NULL, "field arrival[0].c is 0");
+    d = valid_doc();
+    json_object_set_new(entry(d), "a", json_string("1"));
+    expect_refused(d, NULL, "field arrival[0].a must be a number");
+    d = valid_doc();
+    json_object_set_new(entry(d), "p", json_real(8.5));
+    expect_refused(d, NULL, "field arrival[0].p must be an integer");
+    d = valid_doc();
+    json_array_append(json_object_get(d, "arrival"), entry(d));
+    expect_refused(d, NULL, "arrival correction reduce/binomial is listed "
+                            "twice");
+    d = valid_doc();
+    json_object_set_new(entry(d), "name", json_string("no_such_row"));
+    expect_refused(d, known, "reduce/no_such_row: no such algorithm");
+    d = valid_doc();
+    json_t *arr = json_object_get(d, "arrival");
+    for (int i = 1; i <= PAPC_PROFILE_MAX_ARRIVAL; i++) {
+        json_t *e = json_deep_copy(entry(d));
+        json_object_set_new(e, "p", json_integer(i));
+        json_array_append_new(arr, e);
+    }
+    expect_refused(d, NULL, "arrival corrections, this papcoll reads at most");
+}
+
+static void test_write_refuses(void **state) {
+    (void)state;
+    static papc_profile p;
+    char err[512];
+    make_profile(&p);
+    add_arrival(&p, "reduce", "binomial", 8, NAN, 0.5);
+    assert_int_equal(papc_profile_write(file("w.json"), &p, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "arrival[0].a is not finite"));
+    p.arrival[0].a = 1;
+    p.arrival[0].c = 0;
+    assert_int_equal(papc_profile_write(file("w.json"), &p, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "arrival[0].c is 0"));
+    assert_int_equal(access(file("w.json"), F_OK), -1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fit_exact),
+        cmocka_unit_test(test_fit_outliers),
+        cmocka_unit_test(test_fit_refuses),
+        cmocka_unit_test(test_corrected),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_old_profile),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_write_refuses),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}

@@ -1,0 +1,407 @@
+/*
+ * tune_arrival.h — papc-tune --arrival-refit: each row's arrival
+ * correction (model.h, papc_profile_arrival) fitted from papc-bench runs
+ * with late processes.  Header-only: papc-tune's own part (every .c in
+ * tools/ is its own program).
+ *
+ * Why a correction.  The arrival models (src/model/arrival_model.c) follow
+ * each algorithm's code with Hockney costs from the balanced fit; on a
+ * real machine a row with processes arriving apart can cost more or less
+ * than that: a background row's monitor threads starve when 8 emulated
+ * hosts share 2 cores, clairvoyant pays its schedule, a linear row's
+ * fan-in contends.  The model-based-selection paper fits α, β per
+ * algorithm because one Hockney pair does not describe them all; here
+ * each row gets its own a, c in  ē ≈ a·(ē_model − t0) + c·t0, fitted by
+ * the same Huber regression (papc_arrival_fit).
+ *
+ * Input: papc-bench files of delayed settings (max delay > 0), either
+ *   --trace files (coll,algorithm,count,mode,max_delay_ms,iteration,rank,
+ *     arrive_ms,finish_ms): one point per measured iteration, the model
+ *     at that iteration's measured arrival offsets; or
+ *   --csv files (e_mean_ms per setting): one point per setting, the model
+ *     at the nominal offsets (one-late: rank 1 late by the delay;
+ *     rand-late: papc-bench's own per-iteration delays, recomputed from
+ *     the seed, -i and -x of the file's "# command:" line, the model's ē
+ *     averaged over the measured iterations).
+ * Rows other than papcoll's (native, auto, auto_classic) are skipped; the
+ * root is papc-bench's default 0 (rooted collectives), the op MPI_SUM on
+ * floats (commutative), t0 the profile's prediction at the call's size
+ * class exactly as the plain call predicts it (papc_select_predict_with),
+ * the background channel running (papc-bench runs the monitor).
+ */
+#ifndef PAPC_TUNE_ARRIVAL_H
+#define PAPC_TUNE_ARRIVAL_H
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+#include "model/arrival_model.h"
+
+#define TA_MAX_P 1024
+#define TA_MIN_POINTS 4 /* per row: fewer is no fit */
+
+typedef struct ta_point {
+    const papc_alg_desc *row;
+    int P;
+    double bytes;          /* papc_call_bytes of the call */
+    int one_late;
+    double delay_ms;
+    double e, model, t0;   /* measured ē, model ē, balanced t0 (s) */
+} ta_point;
+
+typedef struct ta_set {
+    ta_point *pt;
+    int n, cap;
+    int skipped;           /* rows without a model/prediction */
+} ta_set;
+
+static void ta_add(ta_set *s, ta_point p) {
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 256;
+        ta_point *q = realloc(s->pt, (size_t)cap * sizeof *q);
+        if (!q) {
+            fprintf(stderr, "papc-tune: out of memory\n");
+            exit(1);
+        }
+        s->pt = q;
+        s->cap = cap;
+    }
+    s->pt[s->n++] = p;
+}
+
+/* papc-bench's generator (tools/papc-bench.c), for its rand-late delays. */
+static uint64_t ta_splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+static double ta_bench_delay(unsigned long long seed, int it, int r,
+                             double max_s) {
+    uint64_t s = seed * 0x9e3779b97f4a7c15ULL;
+    s ^= (uint64_t)(it + 1) * 0xc2b2ae3d27d4eb4fULL;
+    s ^= (uint64_t)(r + 1) * 0x165667b19e3779f9ULL;
+    s ^= (uint64_t)(2 + 1) * 0x27d4eb2f165667c5ULL;
+    ta_splitmix(&s);
+    return (double)(ta_splitmix(&s) >> 11) * (1.0 / 9007199254740992.0) *
+           max_s;
+}
+
+/* The row's model ē and t0 at the offsets; 0 when it has none. */
+static int ta_model(const papc_profile *prof, const papc_alg_desc *row,
+                    int P, double bytes, const double *offset, double *e,
+                    double *t0) {
+    papc_row_prediction p;
+    if (!papc_select_predict_with(prof, row, P,
+                                  papc_select_class_bytes((size_t)bytes), 1,
+                                  PAPC_OPCLASS_FLOAT, &p))
+        return 0;
+    papc_arrival_case k = {
+        papc_collective_name(row->info.collective), row->info.name, P, 0,
+        bytes, (double)p.segsize, offset, p.seconds, p.alpha, p.beta,
+        p.gamma_op, 1};
+    *e = papc_arrival_model_mean(&k);
+    *t0 = p.seconds;
+    return *e > 0 && isfinite(*e);
+}
+
+/* Splits a CSV line in place; returns the number of fields. */
+static int ta_split(char *line, char **f, int max) {
+    int n = 0;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *s = line; n < max;) {
+        f[n++] = s;
+        char *c = strchr(s, ',');
+        if (!c) break;
+        *c = '\0';
+        s = c + 1;
+    }
+    return n;
+}
+
+static int ta_column(char **h, int nh, const char *name) {
+    for (int i = 0; i < nh; i++)
+        if (!strcmp(h[i], name)) return i;
+    return -1;
+}
+
+static const papc_alg_desc *ta_row(const char *coll, const char *name) {
+    int c = papc_collective_from_name(coll);
+    if (c < 0) return NULL;
+    return papc_registry_find((papc_collective)c, name);
+}
+
+/* The value after flag in papc-bench's "# command:" line, or dflt. */
+static double ta_flag(const char *cmd, const char *flag, double dflt) {
+    size_t n = strlen(flag);
+    for (const char *s = cmd; (s = strstr(s, flag)); s += n)
+        if ((s == cmd || s[-1] == ' ') && s[n] == ' ')
+            return strtod(s + n + 1, NULL);
+    return dflt;
+}
+
+/* One trace iteration (P ranks' arrive, finish in ms) as a point. */
+static void ta_trace_point(ta_set *s, const papc_profile *prof,
+                           const papc_alg_desc *row, int P, double bytes,
+                           int one_late, double delay, const double *a,
+                           const double *f) {
+    double off[TA_MAX_P], lo = a[0], sum = 0;
+    for (int r = 0; r < P; r++) lo = a[r] < lo ? a[r] : lo;
+    for (int r = 0; r < P; r++) {
+        off[r] = (a[r] - lo) * 1e-3;
+        sum += (f[r] - a[r]) * 1e-3;
+    }
+    ta_point p = {row, P, bytes, one_late, delay, sum / P, 0, 0};
+    if (p.e > 0 && ta_model(prof, row, P, bytes, off, &p.model, &p.t0))
+        ta_add(s, p);
+    else
+        s->skipped++;
+}
+
+static int ta_read_trace(FILE *in, const char *path, const papc_profile *prof,
+                         ta_set *s) {
+    char line[1024], key[1024] = "", *f[16];
+    double a[TA_MAX_P], fin[TA_MAX_P], bytes = 0, delay = 0;
+    int P = 0, one_late = 0;
+    const papc_alg_desc *row = NULL;
+    while (fgets(line, sizeof line, in)) {
+        if (line[0] == '#') continue;
+        /* the iteration's key: the line up to its sixth comma */
+        size_t klen = 0;
+        for (int commas = 0; line[klen] && commas < 6; klen++)
+            commas += line[klen] == ',';
+        char k[1024];
+        memcpy(k, line, klen);
+        k[klen] = '\0';
+        if (ta_split(line, f, 16) != 9) {
+            fprintf(stderr, "papc-tune: %s: not a papc-bench trace line\n",
+                    path);
+            return -1;
+        }
+        if (strcmp(k, key)) {
+            if (row && P > 1 && delay > 0)
+                ta_trace_point(s, prof, row, P, bytes, one_late, delay, a,
+                               fin);
+            memcpy(key, k, klen + 1);
+            row = ta_row(f[0], f[1]);
+            bytes = strtod(f[2], NULL) * sizeof(float);
+            one_late = !strcmp(f[3], "one-late");
+            delay = strtod(f[4], NULL);
+            P = 0;
+        }
+        int r = atoi(f[6]);
+        if (r < 0 || r >= TA_MAX_P) {
+            fprintf(stderr, "papc-tune: %s: rank %d out of range\n", path, r);
+            return -1;
+        }
+        a[r] = strtod(f[7], NULL);
+        fin[r] = strtod(f[8], NULL);
+        if (r + 1 > P) P = r + 1;
+    }
+    if (row && P > 1 && delay > 0)
+        ta_trace_point(s, prof, row, P, bytes, one_late, delay, a, fin);
+    return 0;
+}
+
+/* The model ē of a summary row: one-late exact, rand-late averaged over
+ * the measured iterations' delays. */
+static int ta_summary_model(const papc_profile *prof, const papc_alg_desc *row,
+                            int P, double bytes, int one_late, double delay,
+                            const char *cmd, double *e, double *t0) {
+    double off[TA_MAX_P];
+    if (one_late) {
+        for (int r = 0; r < P; r++) off[r] = r == 1 ? delay * 1e-3 : 0;
+        return ta_model(prof, row, P, bytes, off, e, t0);
+    }
+    int iters = (int)ta_flag(cmd, "-i", 20), warm = (int)ta_flag(cmd, "-x", 2);
+    unsigned long long seed = (unsigned long long)ta_flag(cmd, "--seed", 1);
+    double sum = 0;
+    for (int it = warm; it < warm + iters; it++) {
+        double lo = INFINITY, one;
+        for (int r = 0; r < P; r++) {
+            off[r] = ta_bench_delay(seed, it, r, delay * 1e-3);
+            lo = off[r] < lo ? off[r] : lo;
+        }
+        for (int r = 0; r < P; r++) off[r] -= lo;
+        if (!ta_model(prof, row, P, bytes, off, &one, t0)) return 0;
+        sum += one;
+    }
+    *e = sum / iters;
+    return iters > 0;
+}
+
+static int ta_read_summary(FILE *in, const char *path,
+                           const papc_profile *prof, char *header,
+                           const char *cmd, ta_set *s) {
+    char *h[32], line[1024], *f[32];
+    int nh = ta_split(header, h, 32);
+    int ic = ta_column(h, nh, "coll"), ia = ta_column(h, nh, "algorithm"),
+        ip = ta_column(h, nh, "P"), ib = ta_column(h, nh, "bytes"),
+        im = ta_column(h, nh, "mode"), id = ta_column(h, nh, "max_delay_ms"),
+        ie = ta_column(h, nh, "e_mean_ms"), icount = ta_column(h, nh, "count");
+    if (ic < 0 || ia < 0 || ip < 0 || ib < 0 || im < 0 || id < 0 || ie < 0 ||
+        icount < 0) {
+        fprintf(stderr, "papc-tune: %s: not a papc-bench --csv or --trace "
+                "file\n", path);
+        return -1;
+    }
+    while (fgets(line, sizeof line, in)) {
+        if (line[0] == '#') continue;
+        if (ta_split(line, f, 32) < nh) continue;
+        const papc_alg_desc *row = ta_row(f[ic], f[ia]);
+        double delay = strtod(f[id], NULL);
+        int P = atoi(f[ip]);
+        if (!row || delay <= 0 || P < 2 || P > TA_MAX_P) continue;
+        /* papc_call_bytes: the block for gather/scatter, the vector else */
+        double bytes = strtod(f[icount], NULL) * sizeof(float);
+        ta_point p = {row, P, bytes, !strcmp(f[im], "one-late"), delay,
+                      strtod(f[ie], NULL) * 1e-3, 0, 0};
+        if (p.e > 0 && ta_summary_model(prof, row, P, bytes, p.one_late,
+                                        delay, cmd, &p.model, &p.t0))
+            ta_add(s, p);
+        else
+            s->skipped++;
+    }
+    return 0;
+}
+
+/* Reads one papc-bench file of either kind into s. */
+static int ta_read_file(const char *path, const papc_profile *prof,
+                        ta_set *s) {
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        fprintf(stderr, "papc-tune: %s: cannot open: %s\n", path,
+                strerror(errno));
+        return -1;
+    }
+    char line[4096], cmd[4096] = "";
+    int rc = -1, header = 0;
+    while (fgets(line, sizeof line, in)) {
+        if (!strncmp(line, "# command:", 10)) {
+            snprintf(cmd, sizeof cmd, "%s", line + 10);
+            cmd[strcspn(cmd, "\r\n")] = '\0';
+            strcat(cmd, " ");
+        }
+        if (line[0] == '#') continue;
+        header = 1;
+        if (!strncmp(line, "coll,algorithm,count,mode,max_delay_ms,iteration,",
+                     49))
+            rc = ta_read_trace(in, path, prof, s);
+        else
+            rc = ta_read_summary(in, path, prof, line, cmd, s);
+        break;
+    }
+    if (!header)
+        fprintf(stderr, "papc-tune: %s: no papc-bench header\n", path);
+    fclose(in);
+    return rc;
+}
+
+static int ta_same_row(const ta_point *a, const ta_point *b) {
+    return a->row == b->row && a->P == b->P;
+}
+
+/* Median of |log(e / pred)| over the row's points: the typical error. */
+static double ta_median_err(const ta_set *s, const ta_point *first,
+                            const papc_profile_arrival *k) {
+    double *v = malloc((size_t)s->n * sizeof *v);
+    int n = 0;
+    for (int i = 0; v && i < s->n; i++)
+        if (ta_same_row(&s->pt[i], first))
+            v[n++] = fabs(log(s->pt[i].e /
+                              papc_arrival_corrected(k, s->pt[i].model,
+                                                     s->pt[i].t0)));
+    double m = NAN;
+    if (n) {
+        for (int i = 1; i < n; i++)  /* insertion sort: n is small */
+            for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+                double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
+            }
+        m = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    }
+    free(v);
+    return m;
+}
+
+/* Puts k into prof, replacing an entry of the same (collective, name, p). */
+static int ta_store(papc_profile *prof, const papc_profile_arrival *k) {
+    for (int i = 0; i < prof->narrival; i++) {
+        papc_profile_arrival *o = &prof->arrival[i];
+        if (!strcmp(o->collective, k->collective) &&
+            !strcmp(o->name, k->name) && o->p == k->p) {
+            *o = *k;
+            return 0;
+        }
+    }
+    if (prof->narrival >= PAPC_PROFILE_MAX_ARRIVAL) return -1;
+    prof->arrival[prof->narrival++] = *k;
+    return 0;
+}
+
+/* Fits every (row, P) of s into prof; prints one line per row.  Returns
+ * the number of corrections stored. */
+static int ta_fit_all(const ta_set *s, papc_profile *prof, FILE *csv) {
+    int stored = 0;
+    char *done = calloc((size_t)s->n + 1, 1);
+    double *m = malloc(3 * ((size_t)s->n + 1) * sizeof *m);
+    if (!done || !m) {
+        free(done);
+        free(m);
+        return -1;
+    }
+    fprintf(stderr, "papc-tune: %-9s %-32s %3s %4s %7s %7s %6s %9s %9s\n",
+            "coll", "algorithm", "P", "n", "a", "c", "rel", "err model",
+            "err fit");
+    for (int i = 0; i < s->n; i++) {
+        if (done[i]) continue;
+        const ta_point *first = &s->pt[i];
+        int n = 0;
+        for (int j = i; j < s->n; j++)
+            if (!done[j] && ta_same_row(&s->pt[j], first)) {
+                done[j] = 1;
+                m[n] = s->pt[j].model;
+                m[s->n + 1 + n] = s->pt[j].t0;
+                m[2 * (s->n + 1) + n] = s->pt[j].e;
+                n++;
+            }
+        papc_profile_arrival k;
+        memset(&k, 0, sizeof k);
+        snprintf(k.collective, sizeof k.collective, "%s",
+                 papc_collective_name(first->row->info.collective));
+        snprintf(k.name, sizeof k.name, "%s", first->row->info.name);
+        k.p = first->P;
+        int ok = n >= TA_MIN_POINTS &&
+                 papc_arrival_fit(n, m, m + s->n + 1, m + 2 * (s->n + 1),
+                                  &k) == 0;
+        double before = ta_median_err(s, first, NULL);
+        if (ok && ta_store(prof, &k) == 0) stored++;
+        if (ok)
+            fprintf(stderr, "papc-tune: %-9s %-32s %3d %4d %7.3f %7.3f "
+                    "%6.3f %8.1f%% %8.1f%%\n", k.collective, k.name, k.p, n,
+                    k.a, k.c, k.rel, 100 * expm1(before),
+                    100 * expm1(ta_median_err(s, first, &k)));
+        else
+            fprintf(stderr, "papc-tune: %-9s %-32s %3d %4d no fit (%s)\n",
+                    k.collective, k.name, k.p, n,
+                    n < TA_MIN_POINTS ? "too few points"
+                                      : "model and t0 proportional");
+        for (int j = i; csv && ok && j < s->n; j++)
+            if (ta_same_row(&s->pt[j], first))
+                fprintf(csv, "%s,%s,%d,%.0f,%s,%g,%.6g,%.6g,%.6g,%.6g\n",
+                        k.collective, k.name, k.p, s->pt[j].bytes,
+                        s->pt[j].one_late ? "one-late" : "rand-late",
+                        s->pt[j].delay_ms, s->pt[j].e * 1e3,
+                        s->pt[j].model * 1e3, s->pt[j].t0 * 1e3,
+                        papc_arrival_corrected(&k, s->pt[j].model,
+                                               s->pt[j].t0) * 1e3);
+    }
+    free(done);
+    free(m);
+    return stored;
+}
+
+#endif
