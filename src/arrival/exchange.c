@@ -282,10 +282,17 @@ static double predicted(int rank, int epoch, int *from_progress,
 }
 
 /* Weighs the history guesses among t by their errors (guess.h); guess and
- * sigma are scratch of n.  Without memory the guesses count in full. */
+ * sigma are scratch of n.  Without memory the guesses count in full, as
+ * with PAPC_GUESS_WEIGH=0 (to measure the difference; read on the rank
+ * that forms the order, so it need not be equal on every rank). */
 static void weigh_guesses(int n, double *t, int *guess, double *sigma,
                           double now) {
-    if (guess && sigma) papc_guess_shrink(n, t, guess, sigma, now);
+    static int on = -1;
+    if (on < 0) {
+        const char *v = getenv("PAPC_GUESS_WEIGH");
+        on = !(v && strcmp(v, "0") == 0);
+    }
+    if (on && guess && sigma) papc_guess_shrink(n, t, guess, sigma, now);
 }
 
 void papc_arr_form(int epoch, int *order, double *offset, int *known) {
