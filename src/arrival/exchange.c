@@ -127,7 +127,7 @@
  * (PAPC_ARRIVAL_NOISE_K), learnt once a site has SPREAD_ERR_MIN_N changes,
  * and never under the 1 ms the monitors' poll delays blur
  * (PAPC_ARRIVAL_SPREAD_FLOOR_MIN). */
-#define SPREAD_NOISE_K 4.0
+#define SPREAD_NOISE_K 3.0
 #define SPREAD_ERR_MIN_N 3
 #define SPREAD_ERR_WEIGHT 0.25
 #define PAPC_ARRIVAL_SPREAD_FLOOR_MIN 1e-3
@@ -840,10 +840,10 @@ static double view_spread(int n, const double *offset) {
  * first) -- so every rank holds the same mean (mu held). */
 static void learn_spread(arr_site *s, int n, const double *offset) {
     double spread = view_spread(n, offset);
-    if (isfinite(s->view_spread))
-        papc_mean_add(&s->spread_err,
-                      papc_spread_change(s->view_spread, spread),
-                      SPREAD_ERR_WEIGHT);
+    double change = papc_spread_change(s->view_spread, spread,
+                                       PAPC_ARRIVAL_SPREAD_FLOOR_MIN);
+    if (isfinite(change))
+        papc_mean_add(&s->spread_err, change, SPREAD_ERR_WEIGHT);
     s->view_spread = spread;
 }
 

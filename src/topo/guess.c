@@ -48,11 +48,9 @@ int papc_guess_shrink(int n, double *t, const int *guess,
     return moved;
 }
 
-double papc_spread_change(double prev, double now) {
-    double d = fabs(now - prev);
-    if (prev < d) d = prev;
-    if (now < d) d = now;
-    return d;
+double papc_spread_change(double prev, double now, double floor) {
+    if (!(prev >= floor) || !(now >= floor)) return NAN;
+    return fabs(now - prev);
 }
 
 double papc_spread_floor(double floor, double k, const papc_mean *err,

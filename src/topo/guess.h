@@ -39,13 +39,13 @@ double papc_guess_weight(double tau2, double sigma);
 int papc_guess_shrink(int n, double *t, const int *guess,
                       const double *sigma, double now);
 
-/* How far two consecutive views' spreads disagree, as noise: |now - prev|,
- * but no more than the smaller of the two.  A view whose spread vanished
- * (a late rank's report came after the decision, so it counted as on
- * time) says that a prediction was missing, not that the arrivals are
- * noisy: a late rank that is decided on time every other call must not
- * raise the floor over its own lateness. */
-double papc_spread_change(double prev, double now);
+/* How far two consecutive views' spreads disagree, as noise: |now - prev|;
+ * NAN (no sample) when either is under `floor`.  A view whose spread
+ * vanished (a late rank's report came after the decision, so it counted
+ * as on time) says that a prediction was missing, not how noisy spreads
+ * that could pass the floor are: a late rank decided on time every other
+ * call must not raise the floor over its own lateness. */
+double papc_spread_change(double prev, double now, double floor);
 
 /* The learnt spread floor of a call site: k times the site's typical
  * change of the spread from one call to the next (err), never under
