@@ -140,7 +140,10 @@ static const papc_alg_desc *cheapest(papc_call *c,
     double spread = 0;
     for (int r = 0; r < c->size; r++)
         if (offset[r] > spread) spread = offset[r];
-    if (spread < PAPC_ARRIVAL_SPREAD_FLOOR) return classic;
+    /* The floor is learnt per site from the agreed views (how much the
+     * spread changes from call to call; exchange.c), so it is the same
+     * on every rank. */
+    if (spread < papc_arr_spread_floor(c)) return classic;
     int bg = papc_bg_available(c), n = 0, base = -1;
     int rows = papc_registry_count(c->coll);
     candidate *k = malloc((size_t)rows * sizeof *k);

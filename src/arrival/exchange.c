@@ -122,6 +122,15 @@
 #include "internal.h"
 
 #define HISTORY_MIN_SECONDS 100e-6
+/* The plain call's spread floor (papc_arr_spread_floor): a spread must be
+ * SPREAD_NOISE_K times its typical change from one call to the next
+ * (PAPC_ARRIVAL_NOISE_K), learnt once a site has SPREAD_ERR_MIN_N changes,
+ * and never under the 1 ms the monitors' poll delays blur
+ * (PAPC_ARRIVAL_SPREAD_FLOOR_MIN). */
+#define SPREAD_NOISE_K 3.0
+#define SPREAD_ERR_MIN_N 3
+#define SPREAD_ERR_WEIGHT 0.25
+#define PAPC_ARRIVAL_SPREAD_FLOOR_MIN 1e-3
 /* Up to this many ranks a decision goes flat, unless PAPC_DECISION_TREE
  * says otherwise (docs/performance.md: what each path costs). */
 #define DEC_TREE_FLAT_MAX 16
@@ -151,6 +160,7 @@ arr_slot *papc_arr_slot(int rank, int epoch, int create) {
     for (int p = 0; p < PRED_N; p++) s->pred[p] = NAN;
     s->decided = NAN;
     s->arrived = NAN;
+    s->hist_err = NAN;
     s->accounted = 0;
     return s;
 }
@@ -159,6 +169,11 @@ void papc_arr_store_pred(int rank, int epoch, int pred, double t) {
     if (pred < 0 || pred >= PRED_N) return;
     arr_slot *s = papc_arr_slot(rank, epoch, 1);
     if (s && isnan(s->arrived)) s->pred[pred] = t;
+}
+
+void papc_arr_store_hist_err(int rank, int epoch, double sigma) {
+    arr_slot *s = papc_arr_slot(rank, epoch, 1);
+    if (s && isnan(s->arrived)) s->hist_err = sigma;
 }
 
 /* ---- who receives an estimate (header comment) ---- */
@@ -250,15 +265,34 @@ double papc_arr_decider_nap(void) {
 }
 
 /* The predicted arrival of rank at epoch, NAN when none; *from_progress
- * tells whether it came from a progress report. */
-static double predicted(int rank, int epoch, int *from_progress) {
+ * tells whether it came from a progress report; *sigma is a history
+ * guess's typical error (NAN: unknown or not a history guess). */
+static double predicted(int rank, int epoch, int *from_progress,
+                        double *sigma) {
     *from_progress = 0;
+    *sigma = NAN;
     if (papc_mon.fault == FAULT_MISSING) return NAN;
     if (papc_mon.fault == FAULT_STALE) epoch--;
     arr_slot *s = papc_arr_slot(rank, epoch, 0);
     if (!s) return NAN;
     *from_progress = !isnan(s->pred[PRED_PROGRESS]);
-    return *from_progress ? s->pred[PRED_PROGRESS] : s->pred[PRED_HISTORY];
+    if (*from_progress) return s->pred[PRED_PROGRESS];
+    *sigma = s->hist_err;
+    return s->pred[PRED_HISTORY];
+}
+
+/* Weighs the history guesses among t by their errors (guess.h); guess and
+ * sigma are scratch of n.  Without memory the guesses count in full, as
+ * with PAPC_GUESS_WEIGH=0 (to measure the difference; read on the rank
+ * that forms the order, so it need not be equal on every rank). */
+static void weigh_guesses(int n, double *t, int *guess, double *sigma,
+                          double now) {
+    static int on = -1;
+    if (on < 0) {
+        const char *v = getenv("PAPC_GUESS_WEIGH");
+        on = !(v && strcmp(v, "0") == 0);
+    }
+    if (on && guess && sigma) papc_guess_shrink(n, t, guess, sigma, now);
 }
 
 void papc_arr_form(int epoch, int *order, double *offset, int *known) {
@@ -266,7 +300,10 @@ void papc_arr_form(int epoch, int *order, double *offset, int *known) {
     double now = papc_arr_now();
     /* offset doubles as the time vector, then becomes the offsets. */
     double *t = offset;
+    int *guess = calloc((size_t)n, sizeof *guess);
+    double *sigma = malloc((size_t)n * sizeof *sigma);
     for (int r = 0; r < n; r++) {
+        if (sigma) sigma[r] = NAN;
         arr_slot *s = papc_arr_slot(r, epoch, 0);
         if (s && !isnan(s->arrived)) { /* actual arrivals always count */
             t[r] = s->arrived;
@@ -279,13 +316,28 @@ void papc_arr_form(int epoch, int *order, double *offset, int *known) {
          * progress): unknown, ordered after every rank with a prediction,
          * rather than "now", which put it among the earliest. */
         int from_progress;
-        double p = predicted(r, epoch, &from_progress);
+        double sg;
+        double p = predicted(r, epoch, &from_progress, &sg);
         t[r] = isnan(p) ? INFINITY
              : p >= now ? p
              : from_progress ? now : INFINITY;
+        if (guess && sigma && isfinite(t[r]) && !from_progress) {
+            guess[r] = 1;
+            sigma[r] = sg;
+        }
+    }
+    /* A guess counts as much as it is worth (docs/arrival.md, "How much
+     * a guess is worth"); the times the order is formed with are recorded
+     * as what the algorithm is told. */
+    weigh_guesses(n, t, guess, sigma, now);
+    for (int r = 0; r < n; r++) {
+        arr_slot *s = papc_arr_slot(r, epoch, 0);
+        if (s && !isnan(s->arrived)) continue;
         if (isfinite(t[r])) s = papc_arr_slot(r, epoch, 1);
         if (s) s->decided = isfinite(t[r]) ? t[r] : NAN;
     }
+    free(guess);
+    free(sigma);
     *known = papc_order_from_times(n, t, order);
     papc_order_offsets(n, t, offset);
     if (papc_mon.fault == FAULT_REVERSE) {
@@ -556,8 +608,14 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
     int epoch = (int)m[0];
     double now = papc_arr_now();
     if (tag == TAG_EST) {
+        /* A history guess carries its sender's typical relative error
+         * (m[3], -1: unknown): times its horizon, its error here. */
+        int pred = (int)m[2];
         papc_tr_lock();
-        papc_arr_store_pred(source, epoch, (int)m[2], now + m[1]);
+        papc_arr_store_pred(source, epoch, pred, now + m[1]);
+        if (pred == PRED_HISTORY)
+            papc_arr_store_hist_err(source, epoch,
+                                    m[3] >= 0 ? m[3] * m[1] : NAN);
         papc_tr_unlock();
         return;
     }
@@ -766,6 +824,29 @@ static int view_begin(const papc_call *c, papc_arrival *a) {
                              : papc_mpi_error(rc, "arrival view receive");
 }
 
+/* The spread the choice sees in a view: its largest offset, unknown
+ * ones counting as 0 (as choose.c counts them). */
+static double view_spread(int n, const double *offset) {
+    double spread = 0;
+    for (int r = 0; r < n; r++)
+        if (isfinite(offset[r]) && offset[r] > spread) spread = offset[r];
+    return spread;
+}
+
+/* The learnt spread floor's input (papc_arr_spread_floor): how much the
+ * spread changed from the site's previous view to this one.  Only the
+ * views go in -- one message copied bit for bit to every rank, kept at a
+ * site in epoch order on every rank (pending views complete oldest
+ * first) -- so every rank holds the same mean (mu held). */
+static void learn_spread(arr_site *s, int n, const double *offset) {
+    double spread = view_spread(n, offset);
+    double change = papc_spread_change(s->view_spread, spread,
+                                       PAPC_ARRIVAL_SPREAD_FLOOR_MIN);
+    if (isfinite(change))
+        papc_mean_add(&s->spread_err, change, SPREAD_ERR_WEIGHT);
+    s->view_spread = spread;
+}
+
 static void keep_view(int site, int n, const double *offset, int known) {
     if (site < 0 || site >= papc_mon.nsites) return;
     papc_tr_lock();
@@ -774,8 +855,26 @@ static void keep_view(int site, int n, const double *offset, int known) {
     if (s->view) {
         memcpy(s->view, offset, (size_t)n * sizeof *s->view);
         s->view_known = known;
+        learn_spread(s, n, offset);
     }
     papc_tr_unlock();
+}
+
+double papc_arr_spread_floor(const papc_call *c) {
+    static double k = -1;
+    if (k < 0) {
+        const char *v = getenv("PAPC_ARRIVAL_NOISE_K");
+        k = v && *v ? strtod(v, NULL) : SPREAD_NOISE_K;
+        if (!(k >= 0)) k = SPREAD_NOISE_K;
+    }
+    double floor = PAPC_ARRIVAL_SPREAD_FLOOR_MIN;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    if (site >= 0)
+        floor = papc_spread_floor(floor, k, &papc_mon.sites[site].spread_err,
+                                  SPREAD_ERR_MIN_N);
+    papc_tr_unlock();
+    return floor;
 }
 
 /* Views whose decision had not come when their call ended: completed
@@ -1029,6 +1128,9 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
         if (c->rank == a->decider) papc_arr_note_algorithm(a->site, c->algorithm);
         papc_tr_lock();
         double rem = papc_arr_history_next(a->site);
+        double relerr = papc_arr_history_relerr(a->site);
+        if (!isnan(rem) && rem >= HISTORY_MIN_SECONDS)
+            papc_arr_history_guessed(a->site, t, rem);
         atomic_store_explicit(&papc_mon.decides_next, decides_after(a->site),
                               memory_order_relaxed);
         drop_old_decisions(a->epoch - ARR_WINDOW);
@@ -1038,7 +1140,7 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
         /* Back-to-back calls need no estimate (the notices tell); an
          * estimate costs up to log2 P messages. */
         if (!isnan(rem) && rem >= HISTORY_MIN_SECONDS)
-            papc_arr_command(a->epoch + 1, PRED_HISTORY, rem, t);
+            papc_arr_command(a->epoch + 1, PRED_HISTORY, rem, t, relerr);
         a->epoch = -1;  /* ending twice (error path) is harmless */
     }
     if (a->view_req != MPI_REQUEST_NULL) {   /* the monitor stopped */

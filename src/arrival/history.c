@@ -15,6 +15,20 @@
  * time, its mean compute time from now.  The monitor sends that like a
  * progress estimate (exchange.c); a progress report for the same epoch
  * supersedes it at the receivers.
+ *
+ * The guess's own error (issue 16).  At its next arrival the process
+ * compares the guess it sent at its exit with the time it actually came,
+ * in its own clock, and keeps |actual - guess| / horizon as a robust mean
+ * at the site of that exit (papc_mean_add, as the compute time).  The
+ * next guess from there carries it (the estimate's 4th double), and the
+ * decider turns it into an error in seconds at that guess's horizon
+ * (exchange.c, papc_guess_shrink).  Measured here, not at the decider:
+ * only this process knows both its guess and its arrival for every call,
+ * whichever rank decided it and whether a decider ever saw the guess
+ * (estimates go to a few deciders only), and its clock has no poll delay
+ * in it.  Relative to the horizon, because the error of a mean compute
+ * time grows with the time it predicts over: a guess made 4 s ahead is
+ * off by more than one made 40 ms ahead of the same loop.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -63,6 +77,9 @@ int papc_arr_site(const papc_call *c) {
     s->bytes = bytes;
     s->size = c->size;
     papc_mean_init(&s->compute);
+    papc_mean_init(&s->guess_err);
+    papc_mean_init(&s->spread_err);
+    s->view_spread = NAN;
     s->next = -1;
     return papc_mon.nsites++;
 }
@@ -85,6 +102,26 @@ void papc_arr_history_arrive(int site, double t_enter) {
         papc_mean_add(&s->compute, compute, weight());
     }
     if (papc_mon.last_site >= 0) papc_mon.sites[papc_mon.last_site].next = site;
+    int g = papc_mon.guess_site;
+    if (g >= 0 && g < papc_mon.nsites) {
+        double rel = papc_guess_relerr(t_enter, papc_mon.guess_at,
+                                       papc_mon.guess_horizon);
+        if (isfinite(rel)) papc_mean_add(&papc_mon.sites[g].guess_err, rel,
+                                         weight());
+    }
+    papc_mon.guess_site = -1;
+}
+
+void papc_arr_history_guessed(int site, double t, double rem) {
+    papc_mon.guess_site = site;
+    papc_mon.guess_at = t + rem;
+    papc_mon.guess_horizon = rem;
+}
+
+double papc_arr_history_relerr(int site) {
+    if (site < 0 || site >= papc_mon.nsites) return NAN;
+    const papc_mean *e = &papc_mon.sites[site].guess_err;
+    return e->n > 0 ? e->mean : NAN;
 }
 
 double papc_arr_history_next(int site) {

@@ -26,6 +26,7 @@
 #include "arrival.h"
 #include "transport.h"
 #include "topo/order.h"
+#include "topo/guess.h"
 
 #define ARR_WINDOW 32        /* epochs of predictions kept per rank */
 #define ARR_MAX_KIND 64
@@ -62,6 +63,9 @@ typedef struct arr_slot {
     double arrived;          /* notice received (decider) / own arrival; NAN */
     double decided;          /* arrival time an order was formed with, for a
                                 rank not yet there; NAN */
+    double hist_err;         /* typical error of pred[PRED_HISTORY] at its
+                                horizon (the rank's own relative error times
+                                the horizon, s); NAN: unknown */
     int accounted;           /* error already counted for the report */
 } arr_slot;
 
@@ -88,6 +92,8 @@ typedef struct arr_cmd {
     int epoch, pred;
     double remaining;        /* seconds from t_cmd */
     double t_cmd;
+    double relerr;           /* history: the sender's typical relative error
+                                of such guesses (NAN: unknown) */
     int ndest;               /* -1: every peer */
     int dest[ARR_DEST_MAX];
 } arr_cmd;
@@ -104,6 +110,8 @@ typedef struct arr_site {
     papc_mean compute;       /* robust EWMA of compute time before arriving
                                 here (src/topo/order.c) */
     int next;                /* index of the site that followed, -1 */
+    papc_mean guess_err;     /* relative error |actual - guess| / horizon of
+                                the guesses made at exits here (history.c) */
     /* report [mu]: counted at the decider */
     long calls;              /* calls this process decided (was decider) */
     const char *algs[4];     /* distinct algorithm names seen */
@@ -116,6 +124,11 @@ typedef struct arr_site {
      * same doubles on every rank.  NULL: none yet. */
     double *view;
     int view_known;
+    /* The learnt spread floor (choose.c): the largest offset of the latest
+     * view, and the robust mean of its change from one view to the next;
+     * updated from the views alone, so the same on every rank. */
+    double view_spread;
+    papc_mean spread_err;
 } arr_site;
 
 /* An epoch this process decides (it is the decider) and still accounts
@@ -147,6 +160,10 @@ typedef struct papc_monitor {
     double t_phase;           /* [fg] start of the current compute phase */
     double t_last_exit;       /* [fg] NAN before the first call */
     int last_site;            /* [fg] site of the last exit, -1 */
+    int guess_site;           /* [fg] site whose exit made the pending
+                                 history guess, -1: none */
+    double guess_at, guess_horizon; /* [fg] its predicted arrival (own
+                                 clock) and horizon (s) */
     int recent[ARR_DEST_MAX]; /* [mu] deciders of this process' latest
                                  calls, most recent first, distinct */
     int nrecent;              /* [mu] */
@@ -237,8 +254,10 @@ int papc_arrival_view(const papc_call *c, double *offset, int *known);
  * before the duplicates are freed). */
 void papc_arr_drop_pending_views(void);
 /* Foreground: queue an estimate for the thread to send ("remaining"
- * seconds from local time t, for epoch). */
-void papc_arr_command(int epoch, int pred, double remaining, double t);
+ * seconds from local time t, for epoch; relerr: a history guess's typical
+ * relative error, NAN for none). */
+void papc_arr_command(int epoch, int pred, double remaining, double t,
+                      double relerr);
 /* Thread-side: one round of receiving (ctl and data) and testing sends;
  * returns the number of things done.  Handlers are not run here. */
 int papc_arr_poll(void);
@@ -251,6 +270,11 @@ int papc_arr_isend(void *buf, int bytes, int dest, int tag, MPI_Comm comm);
 /* exchange.c */
 void papc_arr_on_ctl(int source, int tag, const double *msg);   /* [th] */
 void papc_arr_store_pred(int rank, int epoch, int pred, double t);  /* mu */
+/* A history guess's typical error at its horizon, sigma seconds (mu). */
+void papc_arr_store_hist_err(int rank, int epoch, double sigma);
+/* The plain call's spread floor at c's site: learnt from the site's views
+ * (guess.h, papc_spread_floor), the same on every rank (fg). */
+double papc_arr_spread_floor(const papc_call *c);
 arr_slot *papc_arr_slot(int rank, int epoch, int create);           /* mu */
 /* At an arrival: site is decided by decider (fg, mu held). */
 void papc_arr_note_decider(int site, int decider);
@@ -280,6 +304,12 @@ void papc_arr_history_arrive(int site, double t_enter);
 /* After an exit at site: the predicted compute time before the next
  * arrival-aware call (NAN when unknown). */
 double papc_arr_history_next(int site);
+/* At an exit at site (time t) the guess of rem seconds was sent: its
+ * error is measured at the next arrival (papc_arr_history_arrive). */
+void papc_arr_history_guessed(int site, double t, double rem);
+/* The typical relative error of the guesses made at exits at site; NAN
+ * before the first was measured. */
+double papc_arr_history_relerr(int site);
 void papc_arr_log_error(int pred, double err);  /* mu held */
 void papc_arr_free_sites(void);
 

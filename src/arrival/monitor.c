@@ -59,6 +59,7 @@
 
 papc_monitor papc_mon = {
     .last_site = -1,
+    .guess_site = -1,
 };
 
 /* [th] the shutdown's termination waves (header comment) */
@@ -343,8 +344,13 @@ static void send_estimate(const arr_cmd *cmd) {
     double now = papc_arr_now();
     double rem = cmd->remaining - (now - cmd->t_cmd);
     if (rem < 0) rem = 0;
+    /* A history guess carries its typical error at this horizon. */
+    double sigma = cmd->pred == PRED_HISTORY && cmd->relerr >= 0
+                       ? cmd->relerr * rem : NAN;
     papc_tr_lock();
     papc_arr_store_pred(papc_mon.rank, cmd->epoch, cmd->pred, now + rem);
+    if (cmd->pred == PRED_HISTORY)
+        papc_arr_store_hist_err(papc_mon.rank, cmd->epoch, sigma);
     papc_tr_unlock();
     atomic_fetch_add_explicit(&papc_mon.estimates, 1, memory_order_relaxed);
     int n = cmd->ndest < 0 ? papc_mon.size : cmd->ndest;
@@ -356,7 +362,7 @@ static void send_estimate(const arr_cmd *cmd) {
         m[0] = cmd->epoch;
         m[1] = rem;
         m[2] = cmd->pred;
-        m[3] = 0;
+        m[3] = cmd->relerr >= 0 ? cmd->relerr : -1;  /* -1: unknown */
         papc_arr_count(STAT_EST, 4 * sizeof *m);
         papc_arr_isend(m, 4 * (int)sizeof *m, r, TAG_EST, papc_mon.ctl);
     }
@@ -662,6 +668,7 @@ static int mon_start(MPI_Comm priv) {
     papc_mon.t_phase = papc_arr_now();
     papc_mon.t_last_exit = NAN;
     papc_mon.last_site = -1;
+    papc_mon.guess_site = -1;
     papc_mon.quit = 0;
     papc_mon.ncmd = 0;
     papc_mon.fg_waiting = 0;
@@ -709,7 +716,7 @@ int papc_processing_start(void) {
     double now = papc_arr_now();
     papc_mon.t_phase = now;
     if (papc_mon.reported_epoch == papc_mon.epoch_next) {
-        papc_arr_command(papc_mon.epoch_next, PRED_PROGRESS, NAN, now);
+        papc_arr_command(papc_mon.epoch_next, PRED_PROGRESS, NAN, now, NAN);
         papc_mon.reported_epoch = -1;
     }
     return MPI_SUCCESS;
@@ -722,14 +729,15 @@ int papc_progress(double fraction) {
     if (!papc_mon.running) return MPI_SUCCESS;
     double now = papc_arr_now();
     double rem = (now - papc_mon.t_phase) * (1 - fraction) / fraction;
-    papc_arr_command(papc_mon.epoch_next, PRED_PROGRESS, rem, now);
+    papc_arr_command(papc_mon.epoch_next, PRED_PROGRESS, rem, now, NAN);
     papc_mon.reported_epoch = papc_mon.epoch_next;
     return MPI_SUCCESS;
 }
 
 int papc_processing_end(void) { return MPI_SUCCESS; }
 
-void papc_arr_command(int epoch, int pred, double remaining, double t) {
+void papc_arr_command(int epoch, int pred, double remaining, double t,
+                      double relerr) {
     papc_tr_lock();
     if (papc_mon.ncmd == ARR_CMDQ) { /* thread behind: drop the oldest */
         memmove(papc_mon.cmdq, papc_mon.cmdq + 1,
@@ -741,6 +749,7 @@ void papc_arr_command(int epoch, int pred, double remaining, double t) {
     c->pred = pred;
     c->remaining = remaining;
     c->t_cmd = t;
+    c->relerr = relerr;
     c->ndest = papc_arr_estimate_dests(c->dest);
     papc_tr_signal(PAPC_TR_WAKE);
     papc_tr_unlock();

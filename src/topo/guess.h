@@ -1,0 +1,56 @@
+/*
+ * guess.h — how much a prediction of an arrival is worth (issue 16):
+ * pure functions, unit-tested in tests/unit/test_guess.c.
+ *
+ * The history predictor's guess of a rank's next arrival carries its own
+ * typical error (measured by that rank, relative to the horizon it
+ * predicted over, src/arrival/history.c).  papc_guess_shrink weighs each
+ * guess by that error against the spread of the arrivals the decider is
+ * sure of; papc_spread_floor is the plain call's learnt floor under which
+ * a spread is taken for noise (src/arrival/choose.c).  docs/arrival.md,
+ * "How much a guess is worth", derives both.
+ */
+#ifndef PAPC_TOPO_GUESS_H
+#define PAPC_TOPO_GUESS_H
+
+#include "order.h"
+
+/* The relative error of a guess made `horizon` seconds ahead that said
+ * `guess` and saw `actual` (same clock): |actual - guess| / horizon;
+ * NAN when the horizon is not positive. */
+double papc_guess_relerr(double actual, double guess, double horizon);
+
+/* The weight (0..1) of a guess of typical error sigma against a pattern of
+ * mean square tau2 (both in seconds, squared for tau2): tau2 / (tau2 +
+ * sigma^2), the shrinkage factor of a normal guess toward the pattern's
+ * centre.  1 when sigma is 0 or unknown (NAN): a guess of unknown error
+ * counts in full, as before issue 16. */
+double papc_guess_weight(double tau2, double sigma);
+
+/* Shrinks the history guesses among t[0..n) in place.  t[r]: an arrival
+ * time (arrived, or a progress prediction: trusted), a history guess
+ * (guess[r] != 0) or not finite (unknown, left alone); sigma[r] the
+ * guess's typical error at its horizon (NAN: unknown).  The centre m is
+ * the latest trusted time, at least now (a rank with no trusted news is
+ * not expected before the ranks that sent some); each guess g becomes
+ * m + w (g - m) with w = papc_guess_weight(tau2, sigma) and tau2 the mean
+ * square distance from m of the trusted times and g.  Deterministic: the
+ * same inputs give the same doubles.  Returns how many guesses moved. */
+int papc_guess_shrink(int n, double *t, const int *guess,
+                      const double *sigma, double now);
+
+/* How far two consecutive views' spreads disagree, as noise: |now - prev|;
+ * NAN (no sample) when either is under `floor`.  A view whose spread
+ * vanished (a late rank's report came after the decision, so it counted
+ * as on time) says that a prediction was missing, not how noisy spreads
+ * that could pass the floor are: a late rank decided on time every other
+ * call must not raise the floor over its own lateness. */
+double papc_spread_change(double prev, double now, double floor);
+
+/* The learnt spread floor of a call site: k times the site's typical
+ * change of the spread from one call to the next (err), never under
+ * `floor`; `floor` alone until err has min_n samples. */
+double papc_spread_floor(double floor, double k, const papc_mean *err,
+                         long min_n);
+
+#endif
