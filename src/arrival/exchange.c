@@ -281,16 +281,19 @@ static double predicted(int rank, int epoch, int *from_progress,
     return s->pred[PRED_HISTORY];
 }
 
-/* Weighs the history guesses among t by their errors (guess.h); guess and
- * sigma are scratch of n.  Without memory the guesses count in full, as
- * with PAPC_GUESS_WEIGH=0 (to measure the difference; read on the rank
- * that forms the order, so it need not be equal on every rank). */
+/* Weighs the history guesses among t by their errors (guess.h) when
+ * PAPC_GUESS_WEIGH=1; guess and sigma are scratch of n.  Off by default:
+ * it helps Clairvoyant under random delays longer than the compute phase,
+ * but a rank whose lateness changes regime is believed about two calls
+ * later (mpi_arrival_select_p3 missed its switches in 3 of 8 runs with it
+ * on).  Read on the rank that forms the order, so it need not be equal on
+ * every rank. */
 static void weigh_guesses(int n, double *t, int *guess, double *sigma,
                           double now) {
     static int on = -1;
     if (on < 0) {
         const char *v = getenv("PAPC_GUESS_WEIGH");
-        on = !(v && strcmp(v, "0") == 0);
+        on = v && strcmp(v, "1") == 0;
     }
     if (on && guess && sigma) papc_guess_shrink(n, t, guess, sigma, now);
 }
