@@ -233,9 +233,43 @@ typedef struct choice {
     double seconds;
 } choice;
 
+/* The largest P a row was fitted at alone (0: none), and whether the
+ * profile fitted the row to single segment sizes, to seg among them. */
+static int row_pmax(const papc_profile *p, const char *coll,
+                    const char *name) {
+    int pmax = 0;
+    for (int i = 0; i < p->nalgs && i < PAPC_PROFILE_MAX_ALGS; i++)
+        if (!strcmp(p->algs[i].collective, coll) &&
+            !strcmp(p->algs[i].name, name) && p->algs[i].p > pmax)
+            pmax = p->algs[i].p;
+    return pmax;
+}
+
+static int seg_unmeasured(const papc_profile *p, const char *coll,
+                          const char *name, double seg) {
+    int any = 0;
+    for (int i = 0; i < p->nalgs && i < PAPC_PROFILE_MAX_ALGS; i++) {
+        const papc_profile_alg *e = &p->algs[i];
+        if (strcmp(e->collective, coll) || strcmp(e->name, name) ||
+            !e->per_seg)
+            continue;
+        if (e->segsize == seg) return 0;
+        any = 1;
+    }
+    return any;
+}
+
 /* One (row, segment size)'s predicted time: parameters fitted at the
  * measured P on either side of the call's (to this segment size alone when
- * the profile has such fits), the prediction interpolated linearly in P. */
+ * the profile has such fits), the prediction interpolated linearly in P.
+ * Above the largest P the row was measured at, the fit over every P: at
+ * one P the traffic terms are proportional to the latency and bandwidth
+ * terms (a tree's (P-1) n_s messages and its Σγ + (n_s-1)γ rounds both
+ * grow with n_s alone), so a single-P fit splits them arbitrarily, and the
+ * split decides how the prediction grows with P (docs/scale.md, "Bcast
+ * selection at P = 1,024": the unsegmented binomial's fit at 64 had no
+ * traffic term, the 8 KiB one half its time in it, and from P = 256 the
+ * model took the unsegmented tree, 29-45 % slower). */
 static double predict_at(const papc_profile *p, const papc_alg_desc *a,
                          const papc_model_in *in, papc_opclass k,
                          const char **note, papc_params *used) {
@@ -243,6 +277,9 @@ static double predict_at(const papc_profile *p, const papc_alg_desc *a,
     const char *coll = papc_collective_name(a->info.collective);
     double seg = (a->info.flags & PAPC_FLAG_SEGMENTED) ? in->segsize : -1;
     papc_profile_bracket_seg(p, coll, a->info.name, in->P, seg, &lo, &hi);
+    const papc_profile_alg *every = papc_profile_find_p(p, coll,
+                                                        a->info.name, 0);
+    if (every && in->P > row_pmax(p, coll, a->info.name)) lo = hi = every;
     papc_params ab_lo = lo ? lo->ab : p->p2p, ab_hi = hi ? hi->ab : p->p2p;
     double w = lo && hi && hi->p > lo->p
                    ? (double)(in->P - lo->p) / (double)(hi->p - lo->p) : 0;
@@ -281,8 +318,14 @@ static choice predict_row(const papc_profile *p, const papc_alg_desc *a,
     papc_model_in in = {P, (double)bytes, 0, p->eager, commutative,
                         &p->gamma};
     int segmented = (a->info.flags & PAPC_FLAG_SEGMENTED) != 0;
+    const char *coll = papc_collective_name(a->info.collective);
     for (int s = 0; s < (segmented ? NSEG : 1); s++) {
         in.segsize = segmented ? (double)seg_candidates[s] : 0;
+        /* A segment size the tune did not measure gets no fit of its own
+         * and would borrow the pooled one, which under-predicted 63 KiB
+         * segments by 22-39 % at P = 64-128 (docs/scale.md): not offered. */
+        if (segmented && seg_unmeasured(p, coll, a->info.name, in.segsize))
+            continue;
         papc_params ab;
         double t = predict_at(p, a, &in, k, note, &ab);
         if (!isfinite(t) || t < 0) continue;
