@@ -262,14 +262,18 @@ static int seg_unmeasured(const papc_profile *p, const char *coll,
 /* One (row, segment size)'s predicted time: parameters fitted at the
  * measured P on either side of the call's (to this segment size alone when
  * the profile has such fits), the prediction interpolated linearly in P.
- * Above the largest P the row was measured at, the fit over every P: at
- * one P the traffic terms are proportional to the latency and bandwidth
- * terms (a tree's (P-1) n_s messages and its Σγ + (n_s-1)γ rounds both
- * grow with n_s alone), so a single-P fit splits them arbitrarily, and the
- * split decides how the prediction grows with P (docs/scale.md, "Bcast
- * selection at P = 1,024": the unsegmented binomial's fit at 64 had no
- * traffic term, the 8 KiB one half its time in it, and from P = 256 the
- * model took the unsegmented tree, 29-45 % slower). */
+ * A segmented row above the largest P it was measured at takes its fit
+ * over every P and segment size instead: at one P the traffic terms are
+ * proportional to the latency and bandwidth terms (a tree's (P-1) n_s
+ * messages and its Σγ + (n_s-1)γ rounds both grow with n_s alone), so each
+ * segment size's single-P fit splits them its own way, and that split
+ * decides how its prediction grows with P: the unsegmented binomial's fit
+ * at 64 had no traffic term, the 8 KiB one half its time in it, and from
+ * P = 256 the model took the whole message, 29-45 % slower (docs/scale.md,
+ * "Bcast selection at P = 1,024").  One fit for every segment size leaves
+ * the choice among them to the model.  Unsegmented rows keep the largest
+ * P's fit: for gather it chose right at P = 512 and 1,024, where the
+ * pooled fit would take basic_linear over binomial at 4 KiB (5-10 %). */
 static double predict_at(const papc_profile *p, const papc_alg_desc *a,
                          const papc_model_in *in, papc_opclass k,
                          const char **note, papc_params *used) {
@@ -279,7 +283,8 @@ static double predict_at(const papc_profile *p, const papc_alg_desc *a,
     papc_profile_bracket_seg(p, coll, a->info.name, in->P, seg, &lo, &hi);
     const papc_profile_alg *every = papc_profile_find_p(p, coll,
                                                         a->info.name, 0);
-    if (every && in->P > row_pmax(p, coll, a->info.name)) lo = hi = every;
+    if (every && seg >= 0 && in->P > row_pmax(p, coll, a->info.name))
+        lo = hi = every;
     papc_params ab_lo = lo ? lo->ab : p->p2p, ab_hi = hi ? hi->ab : p->p2p;
     double w = lo && hi && hi->p > lo->p
                    ? (double)(in->P - lo->p) / (double)(hi->p - lo->p) : 0;
