@@ -233,30 +233,48 @@ typedef struct choice {
     double seconds;
 } choice;
 
-/* The largest P a row was fitted at alone (0: none), and whether the
- * profile fitted the row to single segment sizes, to seg among them. */
+static int same_row(const papc_profile_alg *e, const char *coll,
+                    const char *name) {
+    return strncmp(e->collective, coll, sizeof e->collective) == 0 &&
+           strncmp(e->name, name, sizeof e->name) == 0;
+}
+
+/* The largest P a row was fitted at alone (0: none). */
 static int row_pmax(const papc_profile *p, const char *coll,
                     const char *name) {
     int pmax = 0;
     for (int i = 0; i < p->nalgs && i < PAPC_PROFILE_MAX_ALGS; i++)
-        if (!strcmp(p->algs[i].collective, coll) &&
-            !strcmp(p->algs[i].name, name) && p->algs[i].p > pmax)
+        if (same_row(&p->algs[i], coll, name) && p->algs[i].p > pmax)
             pmax = p->algs[i].p;
     return pmax;
 }
 
-static int seg_unmeasured(const papc_profile *p, const char *coll,
-                          const char *name, double seg) {
+/* Was the row fitted to segment size seg alone? -1: the profile has no
+ * per-segment fits of the row at all. */
+static int seg_measured(const papc_profile *p, const char *coll,
+                        const char *name, double seg) {
     int any = 0;
     for (int i = 0; i < p->nalgs && i < PAPC_PROFILE_MAX_ALGS; i++) {
         const papc_profile_alg *e = &p->algs[i];
-        if (strcmp(e->collective, coll) || strcmp(e->name, name) ||
-            !e->per_seg)
-            continue;
-        if (e->segsize == seg) return 0;
+        if (!same_row(e, coll, name) || !e->per_seg) continue;
+        if (e->segsize == seg) return 1;
         any = 1;
     }
-    return any;
+    return any ? 0 : -1;
+}
+
+/* Offer segment candidate s?  Not when the profile fitted the row per
+ * segment size but never at this one while it did at another candidate:
+ * the size would borrow the pooled fit, which under-predicted 63 KiB
+ * segments by 22-39 % at P = 64-128 (docs/scale.md). */
+static int seg_offered(const papc_profile *p, const char *coll,
+                       const char *name, int s) {
+    if (seg_measured(p, coll, name, (double)seg_candidates[s]) != 0)
+        return 1;
+    for (int o = 0; o < NSEG; o++)
+        if (seg_measured(p, coll, name, (double)seg_candidates[o]) == 1)
+            return 0;
+    return 1;
 }
 
 /* One (row, segment size)'s predicted time: parameters fitted at the
@@ -326,11 +344,7 @@ static choice predict_row(const papc_profile *p, const papc_alg_desc *a,
     const char *coll = papc_collective_name(a->info.collective);
     for (int s = 0; s < (segmented ? NSEG : 1); s++) {
         in.segsize = segmented ? (double)seg_candidates[s] : 0;
-        /* A segment size the tune did not measure gets no fit of its own
-         * and would borrow the pooled one, which under-predicted 63 KiB
-         * segments by 22-39 % at P = 64-128 (docs/scale.md): not offered. */
-        if (segmented && seg_unmeasured(p, coll, a->info.name, in.segsize))
-            continue;
+        if (segmented && !seg_offered(p, coll, a->info.name, s)) continue;
         papc_params ab;
         double t = predict_at(p, a, &in, k, note, &ab);
         if (!isfinite(t) || t < 0) continue;
