@@ -4,7 +4,8 @@
 # "At 512-4,096 processes").  Every run goes through sim/run --lock (one big
 # simulation at a time) under /usr/bin/time -v, so each result comes with
 # the simulation's own cost (NAME.time: wall, CPU, maximum RSS).
-#   sim/scale4096.sh OUT cost|select512|select1024|guide4096|classic4096|arrival4096...
+#   sim/scale4096.sh OUT cost|select512|select1024|guide4096|classic4096|arrival4096|
+#                        guide1024|selectbcast1024|selectgather4096...
 # (PAPC_SCALE_PROFILE=FILE: an existing P = 64 profile instead of re-tuning)
 #
 # SMPI 3.32 and communicators (docs/scale.md): with smpi/coll-selector:ompi
@@ -99,6 +100,21 @@ for exp in "$@"; do
       run arrival-gather-P4096 4096 ${PAPC_SCALE_ARRIVAL_TIMEOUT:-2400} "${nosmp[@]}" -- \
         papc-bench -c gather -a native,linear_sync,sls,bsls --baseline linear_sync -m 4Ki \
         -d 10 --mode rand-late --compute 20 -i 2 -x 1 --csv "$out/arrival-gather-P4096.csv" ;;
+  guide1024)  # the guidelines at P = 1,024 with every algorithm, to size the
+    # 4,096 run (docs/scale.md, "Irregular gatherv/scatterv ... at p = 4,096")
+    run guide-P1024 1024 3600 "${nosmp[@]}" -- papc-guide -i 1 -x 1 \
+        --csv "$out/guide-P1024.csv" ;;
+  selectbcast1024)  # bcast selection at P = 1,024 after select.c's fix
+    # (docs/scale.md "Bcast selection at P = 1,024"); Open MPI's rules as at 512
+    need_profile
+    run select-bcast-P1024 1024 5400 -- papc-select-bench -c bcast -m 8,4K,64K \
+        -i 1 --min-iterations 1 -x 1 --profile "$profile" --platform smpi-fattree \
+        --csv "$out/select-bcast-P1024.csv" ;;
+  selectgather4096)  # gather selection at P = 4,096 (no 1 MiB: 4 GiB at the root)
+    need_profile
+    run select-gather-P4096 4096 5400 "${nosmp[@]}" -- papc-select-bench -c gather \
+        -m 8,4K,64K,256K -i 1 --min-iterations 1 -x 1 --profile "$profile" \
+        --platform smpi-fattree --csv "$out/select-gather-P4096.csv" ;;
   *) echo "sim/scale4096.sh: unknown experiment $exp" >&2; exit 2 ;;
   esac
 done

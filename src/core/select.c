@@ -233,9 +233,65 @@ typedef struct choice {
     double seconds;
 } choice;
 
+static int same_row(const papc_profile_alg *e, const char *coll,
+                    const char *name) {
+    return strncmp(e->collective, coll, sizeof e->collective) == 0 &&
+           strncmp(e->name, name, sizeof e->name) == 0;
+}
+
+/* The largest P a row was fitted at alone (0: none). */
+static int row_pmax(const papc_profile *p, const char *coll,
+                    const char *name) {
+    int pmax = 0;
+    for (int i = 0; i < p->nalgs && i < PAPC_PROFILE_MAX_ALGS; i++)
+        if (same_row(&p->algs[i], coll, name) && p->algs[i].p > pmax)
+            pmax = p->algs[i].p;
+    return pmax;
+}
+
+/* Was the row fitted to segment size seg alone? -1: the profile has no
+ * per-segment fits of the row at all. */
+static int seg_measured(const papc_profile *p, const char *coll,
+                        const char *name, double seg) {
+    int any = 0;
+    for (int i = 0; i < p->nalgs && i < PAPC_PROFILE_MAX_ALGS; i++) {
+        const papc_profile_alg *e = &p->algs[i];
+        if (!same_row(e, coll, name) || !e->per_seg) continue;
+        if (e->segsize == seg) return 1;
+        any = 1;
+    }
+    return any ? 0 : -1;
+}
+
+/* Offer segment candidate s?  Not when the profile fitted the row per
+ * segment size but never at this one while it did at another candidate:
+ * the size would borrow the pooled fit, which under-predicted 63 KiB
+ * segments by 22-39 % at P = 64-128 (docs/scale.md). */
+static int seg_offered(const papc_profile *p, const char *coll,
+                       const char *name, int s) {
+    if (seg_measured(p, coll, name, (double)seg_candidates[s]) != 0)
+        return 1;
+    for (int o = 0; o < NSEG; o++)
+        if (seg_measured(p, coll, name, (double)seg_candidates[o]) == 1)
+            return 0;
+    return 1;
+}
+
 /* One (row, segment size)'s predicted time: parameters fitted at the
  * measured P on either side of the call's (to this segment size alone when
- * the profile has such fits), the prediction interpolated linearly in P. */
+ * the profile has such fits), the prediction interpolated linearly in P.
+ * A segmented row above the largest P it was measured at takes its fit
+ * over every P and segment size instead: at one P the traffic terms are
+ * proportional to the latency and bandwidth terms (a tree's (P-1) n_s
+ * messages and its Σγ + (n_s-1)γ rounds both grow with n_s alone), so each
+ * segment size's single-P fit splits them its own way, and that split
+ * decides how its prediction grows with P: the unsegmented binomial's fit
+ * at 64 had no traffic term, the 8 KiB one half its time in it, and from
+ * P = 256 the model took the whole message, 29-45 % slower (docs/scale.md,
+ * "Bcast selection at P = 1,024").  One fit for every segment size leaves
+ * the choice among them to the model.  Unsegmented rows keep the largest
+ * P's fit: for gather it chose right at P = 512 and 1,024, where the
+ * pooled fit would take basic_linear over binomial at 4 KiB (5-10 %). */
 static double predict_at(const papc_profile *p, const papc_alg_desc *a,
                          const papc_model_in *in, papc_opclass k,
                          const char **note, papc_params *used) {
@@ -243,6 +299,10 @@ static double predict_at(const papc_profile *p, const papc_alg_desc *a,
     const char *coll = papc_collective_name(a->info.collective);
     double seg = (a->info.flags & PAPC_FLAG_SEGMENTED) ? in->segsize : -1;
     papc_profile_bracket_seg(p, coll, a->info.name, in->P, seg, &lo, &hi);
+    const papc_profile_alg *every = papc_profile_find_p(p, coll,
+                                                        a->info.name, 0);
+    if (every && seg >= 0 && in->P > row_pmax(p, coll, a->info.name))
+        lo = hi = every;
     papc_params ab_lo = lo ? lo->ab : p->p2p, ab_hi = hi ? hi->ab : p->p2p;
     double w = lo && hi && hi->p > lo->p
                    ? (double)(in->P - lo->p) / (double)(hi->p - lo->p) : 0;
@@ -281,8 +341,10 @@ static choice predict_row(const papc_profile *p, const papc_alg_desc *a,
     papc_model_in in = {P, (double)bytes, 0, p->eager, commutative,
                         &p->gamma};
     int segmented = (a->info.flags & PAPC_FLAG_SEGMENTED) != 0;
+    const char *coll = papc_collective_name(a->info.collective);
     for (int s = 0; s < (segmented ? NSEG : 1); s++) {
         in.segsize = segmented ? (double)seg_candidates[s] : 0;
+        if (segmented && !seg_offered(p, coll, a->info.name, s)) continue;
         papc_params ab;
         double t = predict_at(p, a, &in, k, note, &ab);
         if (!isfinite(t) || t < 0) continue;
