@@ -43,7 +43,8 @@
  *    platform's first host: privatized globals are per rank), and a
  *    monitor with no transfer in flight naps until WAKE or a long guard
  *    (PAPC_SMPI_NAP_GUARD_US, 10 ms) instead of the monitor's poll
- *    interval; with transfers in flight it keeps the short naps (a
+ *    interval; with transfers in flight or messages left in its
+ *    mailboxes (a round takes 64 per channel) it keeps the short naps (a
  *    completion cannot release a semaphore; SimGrid 3.32's timed
  *    sg_comm_wait_*_for release the comms on timeout).  Everything the
  *    monitor reacts to is a message, a WAKE from its foreground, or a
@@ -296,8 +297,10 @@ void papc_tr_broadcast(int cond) { post(cond); }
 /* The monitor's nap (WAKE): with no transfer of its own in flight,
  * everything it waits for releases WAKE (header), so it naps until then
  * or the guard; otherwise the poll interval it asked for. */
+static int backlog(void);
+
 static double nap_length(double seconds) {
-    if (!event_naps || papc_tr_transfers()) return seconds;
+    if (!event_naps || papc_tr_transfers() || backlog()) return seconds;
     reg->long_naps++;
     return seconds > nap_guard ? seconds : nap_guard;
 }
@@ -495,6 +498,18 @@ static int post_gets(int chan) {
         did++;
     }
     return did;
+}
+
+/* Messages left in this monitor's mailboxes (a round takes POLL_BATCH
+ * per channel): their puts' wake-ups are spent, so no long nap then. */
+static int backlog(void) {
+    for (int c = 0; c < 2; c++) {
+        char name[64];
+        snprintf(name, sizeof name, "papc-monitor-%d-%d", c,
+                 world_of[my_rank]);
+        if (sg_mailbox_listen(name)) return 1;
+    }
+    return 0;
 }
 
 /* Moves held envelopes whose turn has come to ready. */
