@@ -33,6 +33,24 @@
  *    buffer at once, so the request is freed at once: every MPI_Test costs
  *    simulated time in SMPI (smpi/test, 100 us), which would slow the
  *    monitor's every poll.  Larger ones (P >= 4096) are tested.
+ *  - naps are event-driven (issue 16, P = 4,096): the monitor's polls
+ *    and naps (20 us - 1 ms, transport_mpi.c's rhythm) were up to 2e8
+ *    simulation events per simulated second at P = 4,096.  Here every
+ *    monitor is the permanent receiver of its mailboxes (a put flows at
+ *    once and completes without waiting for the receiver's poll, as an
+ *    eager MPI message does), every put releases its receiver's WAKE
+ *    semaphore (found through a table of all ranks' semaphores hung on the
+ *    platform's first host: privatized globals are per rank), and a
+ *    monitor with no transfer in flight naps until WAKE or a long guard
+ *    (PAPC_SMPI_NAP_GUARD_US, 10 ms) instead of the monitor's poll
+ *    interval; with transfers in flight or messages left in its
+ *    mailboxes (a round takes 64 per channel) it keeps the short naps (a
+ *    completion cannot release a semaphore; SimGrid 3.32's timed
+ *    sg_comm_wait_*_for release the comms on timeout).  Everything the
+ *    monitor reacts to is a message, a WAKE from its foreground, or a
+ *    completion of its own transfers, so no poll is lost.
+ *    PAPC_SMPI_EVENT_NAP=0 restores the polling rhythm;
+ *    PAPC_SMPI_NAP_STATS=1 prints the simulation's totals at the end.
  * Scheduling is cooperative (one actor runs at a time, switching only in
  * simcalls), so the lists below need no lock as long as no simcall
  * separates reading and writing them.
@@ -84,6 +102,21 @@ typedef struct pending {
     envelope *env;           /* done gets waiting for their turn */
 } pending;
 
+/* The table of every rank's WAKE semaphore, shared by all ranks of the
+ * simulation (host data of the platform's first host; heap memory is not
+ * privatized), and the naps' counters. */
+#define REGISTRY_MAGIC 0x70617063u   /* "papc" */
+typedef struct registry {
+    unsigned magic;
+    int size;                /* world ranks */
+    int open;                /* transports open now */
+    sg_sem_t *wake;          /* [size] by world rank, NULL when closed */
+    long long naps, long_naps, woken, puts;
+} registry;
+static registry *reg;        /* NULL: polling naps only */
+static int event_naps;       /* 1: naps wait for events (header) */
+static double nap_guard;     /* seconds */
+
 static pending *sends;       /* [th] the monitor's puts and DEC sends */
 static pending *fg_sends;    /* [fg] the foreground's puts, merged by the
                                 monitor at its next progress */
@@ -120,10 +153,58 @@ static void free_tables(void) {
     }
 }
 
+static registry *find_registry(void) {
+    sg_host_t *hosts = sg_host_list();
+    if (!hosts) return NULL;
+    sg_host_t h = sg_host_count() > 0 ? hosts[0] : NULL;
+    free(hosts);
+    if (!h) return NULL;
+    registry *r = sg_host_get_data(h);
+    if (r) return r->magic == REGISTRY_MAGIC ? r : NULL;   /* not ours */
+    int world;
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
+    r = calloc(1, sizeof *r);
+    if (!r || !(r->wake = calloc((size_t)world, sizeof *r->wake))) {
+        free(r);
+        return NULL;
+    }
+    r->magic = REGISTRY_MAGIC;
+    r->size = world;
+    sg_host_set_data(h, r);   /* lives as long as the simulation */
+    return r;
+}
+
+static void nap_settings(void) {
+    const char *e = getenv("PAPC_SMPI_EVENT_NAP");
+    const char *g = getenv("PAPC_SMPI_NAP_GUARD_US");
+    char *end;
+    double us = g && *g ? strtod(g, &end) : 10000;
+    if (g && *g && (*end || !(us > 0))) us = 10000;
+    nap_guard = us * 1e-6;
+    reg = find_registry();
+    event_naps = reg && !(e && !strcmp(e, "0"));
+}
+
+/* Cuts the nap of world rank w's monitor short (a message for it). */
+static void wake_world(int w) {
+    if (!event_naps || w < 0 || w >= reg->size || !reg->wake[w]) return;
+    if (sg_sem_get_capacity(reg->wake[w]) == 0) sg_sem_release(reg->wake[w]);
+}
+
+static void print_nap_stats(void) {
+    const char *s = getenv("PAPC_SMPI_NAP_STATS");
+    if (!reg || !s || !*s || !strcmp(s, "0")) return;
+    fprintf(stderr, "papcoll smpi naps: event-driven %d guard %.0f us: naps "
+            "%lld (long %lld, woken %lld), puts %lld, simulated %.6f s\n",
+            event_naps, nap_guard * 1e6, reg->naps, reg->long_naps,
+            reg->woken, reg->puts, simgrid_get_clock());
+}
+
 int papc_tr_open(MPI_Comm ctl, MPI_Comm data, MPI_Comm dec, int rank,
                  int size) {
     (void)data;
     ensure_sync();
+    nap_settings();
     dec_comm = dec;
     if (MPI_Comm_dup(ctl, &done_comm) != MPI_SUCCESS)
         return papc_error(MPI_ERR_OTHER, "SMPI transport");
@@ -153,6 +234,10 @@ int papc_tr_open(MPI_Comm ctl, MPI_Comm data, MPI_Comm dec, int rank,
     MPI_Group_free(&g);
     MPI_Group_free(&w);
     free(ranks);
+    if (reg) {
+        reg->wake[world_of[my_rank]] = conds[PAPC_TR_WAKE];
+        reg->open++;
+    }
     return MPI_SUCCESS;
 }
 
@@ -169,6 +254,13 @@ static sg_mailbox_t box(int chan, int rank) {
 static void actor_main(int argc, char **argv) {
     (void)argc; (void)argv;
     SMPI_thread_create();   /* may call MPI as its rank (DEC sends) */
+    if (event_naps)   /* puts to this monitor flow at once (header) */
+        for (int c = 0; c < 2; c++) {
+            char name[64];
+            snprintf(name, sizeof name, "papc-monitor-%d-%d", c,
+                     world_of[my_rank]);
+            sg_mailbox_set_receiver(name);
+        }
     actor_fn();
 }
 
@@ -202,13 +294,41 @@ static void post(int cond) {
 }
 void papc_tr_signal(int cond) { post(cond); }
 void papc_tr_broadcast(int cond) { post(cond); }
-void papc_tr_wait(int cond, double seconds) {
-    sg_mutex_unlock(mu);
-    sg_sem_acquire_timeout(conds[cond], seconds);
-    sg_mutex_lock(mu);
+/* The monitor's nap (WAKE): with no transfer of its own in flight,
+ * everything it waits for releases WAKE (header), so it naps until then
+ * or the guard; otherwise the poll interval it asked for. */
+static int backlog(void);
+
+static double nap_length(double seconds) {
+    if (!event_naps || papc_tr_transfers() || backlog()) return seconds;
+    reg->long_naps++;
+    return seconds > nap_guard ? seconds : nap_guard;
 }
 
-void papc_tr_pause(double seconds) { sg_actor_sleep_for(seconds); }
+static void count_wake(int woken) {
+    if (!reg) return;
+    reg->naps++;
+    if (woken) reg->woken++;
+}
+
+void papc_tr_wait(int cond, double seconds) {
+    if (cond == PAPC_TR_WAKE) seconds = nap_length(seconds);
+    sg_mutex_unlock(mu);
+    int timed_out = sg_sem_acquire_timeout(conds[cond], seconds);
+    sg_mutex_lock(mu);
+    if (cond == PAPC_TR_WAKE) count_wake(!timed_out);
+}
+
+/* Only the monitor pauses (monitor.c: the foreground waits on it, a
+ * command is queued, or shutdown): the same nap, without the lock. */
+void papc_tr_pause(double seconds) {
+    if (!event_naps) {
+        sg_actor_sleep_for(seconds);
+        return;
+    }
+    seconds = nap_length(seconds);
+    count_wake(!sg_sem_acquire_timeout(conds[PAPC_TR_WAKE], seconds));
+}
 
 double papc_tr_now(void) { return simgrid_get_clock(); }
 
@@ -226,6 +346,8 @@ static pending *put(int chan, int dest, int tag, void *buf, int bytes) {
     *e = (envelope){e, my_rank, tag, bytes, next_seq[chan][dest]++, buf};
     p->comm = sg_mailbox_put_async(box(chan, dest), e, bytes);
     if (tag != PAPC_TR_TAG_UNCOUNTED) n_sent++;
+    if (reg) reg->puts++;
+    wake_world(world_of[dest]);
     return p;
 }
 
@@ -311,6 +433,8 @@ int papc_tr_isend(int chan, int dest, int tag, void *buf, int bytes,
         *req = MPI_REQUEST_NULL;
     p->next = fg_sends;
     fg_sends = p;
+    /* The monitor completes it (notify_done): a short nap from now on. */
+    if (event_naps) post(PAPC_TR_WAKE);
     return MPI_SUCCESS;
 }
 
@@ -374,6 +498,18 @@ static int post_gets(int chan) {
         did++;
     }
     return did;
+}
+
+/* Messages left in this monitor's mailboxes (a round takes POLL_BATCH
+ * per channel): their puts' wake-ups are spent, so no long nap then. */
+static int backlog(void) {
+    for (int c = 0; c < 2; c++) {
+        char name[64];
+        snprintf(name, sizeof name, "papc-monitor-%d-%d", c,
+                 world_of[my_rank]);
+        if (sg_mailbox_listen(name)) return 1;
+    }
+    return 0;
 }
 
 /* Moves held envelopes whose turn has come to ready. */
@@ -451,6 +587,10 @@ void papc_tr_close(void) {
                 free(p->env);
                 free(p);
             }
+    }
+    if (reg && world_of) {
+        reg->wake[world_of[my_rank]] = NULL;
+        if (--reg->open == 0) print_nap_stats();
     }
     free_tables();
     dec_comm = MPI_COMM_NULL;
