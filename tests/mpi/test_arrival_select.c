@@ -150,6 +150,20 @@ static int loop(papc_collective coll, int n, int root, int late,
     return aware;
 }
 
+/* The fields of a 1 Gbit/s Ethernet cluster's profile (α 50 µs,
+ * β 8 ns/B, no per-algorithm fits), without the closing brace. */
+static void write_profile_fields(FILE *f) {
+    fprintf(f, "{\"papcoll_profile\": 1, \"papcoll_version\": \"test\",\n"
+               " \"machine\": \"test\", \"mpi_library\": \"test\",\n"
+               " \"date\": \"2026-11-26T00:00:00Z\", \"p_range\": [1, 64],\n"
+               " \"eager_limit\": 65536,\n"
+               " \"p2p\": {\"alpha\": 5e-5, \"beta\": 8e-9},\n"
+               " \"gamma\": {\"2\": 1.0},\n"
+               " \"gamma_op\": {\"float\": 2.5e-10, \"int\": 2.5e-10, "
+               "\"other\": 1e-9},\n"
+               " \"copy\": 1e-10,\n \"algorithms\": []");
+}
+
 /* A profile of a 1 Gbit/s Ethernet cluster (α 50 µs, β 8 ns/B, every row
  * at the ping-pong parameters): the predictions, hence the choice, then
  * do not depend on this machine's load; only the offsets come from the
@@ -160,15 +174,8 @@ static void load_cluster_profile(const char *dir) {
     if (rank == 0) {
         FILE *f = fopen(path, "w");
         if (!f) { perror(path); MPI_Abort(MPI_COMM_WORLD, 2); }
-        fprintf(f, "{\"papcoll_profile\": 1, \"papcoll_version\": \"test\",\n"
-                   " \"machine\": \"test\", \"mpi_library\": \"test\",\n"
-                   " \"date\": \"2026-11-26T00:00:00Z\", \"p_range\": [1, 64],\n"
-                   " \"eager_limit\": 65536,\n"
-                   " \"p2p\": {\"alpha\": 5e-5, \"beta\": 8e-9},\n"
-                   " \"gamma\": {\"2\": 1.0},\n"
-                   " \"gamma_op\": {\"float\": 2.5e-10, \"int\": 2.5e-10, "
-                   "\"other\": 1e-9},\n"
-                   " \"copy\": 1e-10,\n \"algorithms\": []}\n");
+        write_profile_fields(f);
+        fprintf(f, "}\n");
         fclose(f);
     }
     MPI_Barrier(MPI_COMM_WORLD);
@@ -189,16 +196,8 @@ static void load_penalising_profile(const char *dir, papc_collective coll,
     if (rank == 0) {
         FILE *f = fopen(path, "w");
         if (!f) { perror(path); MPI_Abort(MPI_COMM_WORLD, 2); }
-        fprintf(f, "{\"papcoll_profile\": 1, \"papcoll_version\": \"test\",\n"
-                   " \"machine\": \"test\", \"mpi_library\": \"test\",\n"
-                   " \"date\": \"2026-11-26T00:00:00Z\", \"p_range\": [1, 64],\n"
-                   " \"eager_limit\": 65536,\n"
-                   " \"p2p\": {\"alpha\": 5e-5, \"beta\": 8e-9},\n"
-                   " \"gamma\": {\"2\": 1.0},\n"
-                   " \"gamma_op\": {\"float\": 2.5e-10, \"int\": 2.5e-10, "
-                   "\"other\": 1e-9},\n"
-                   " \"copy\": 1e-10,\n \"algorithms\": [],\n"
-                   " \"arrival\": [");
+        write_profile_fields(f);
+        fprintf(f, ",\n \"arrival\": [");
         const char *sep = "";
         for (int i = 0; i < papc_algorithm_count(coll); i++) {
             const papc_algorithm_info *info = papc_algorithm_get(coll, i);
