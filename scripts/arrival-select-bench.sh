@@ -61,6 +61,10 @@
 #   --wait-for FILE   before each run, wait while FILE exists (a
 #                     "machine busy" flag of whoever else measures)
 #   --no-report       skip papc-report
+#   --trace           also papc-bench --trace per collective (DIR/<platform>/
+#                     <coll>.trace.csv: every iteration's arrivals and exits),
+#                     from which papc-report judges how precisely the sweep
+#                     can tell 5 % (split-half oracle, paired medians)
 # Environment: TIMEOUT (seconds per papc-bench run, default 3600),
 # MPIRUN_ARGS (extra mpirun arguments on shared memory), PAPC_* variables
 # reach every rank (e.g. PAPC_PROFILE for the plain call's model).
@@ -85,6 +89,7 @@ hosts=8
 lock=""
 [ ! -d /work ] || lock=/work/TESTBED.lock
 report=1
+trace=0
 busy_flag=""
 tmo=${TIMEOUT:-3600}
 
@@ -109,6 +114,7 @@ while [ $# -gt 0 ]; do
     --hosts) hosts=$2; shift 2 ;;
     --lock) lock=$2; shift 2 ;;
     --no-report) report=0; shift ;;
+    --trace) trace=1; shift ;;
     --wait-for) busy_flag=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option $1 (try --help)" ;;
@@ -200,8 +206,10 @@ platform() {
     [ "$main_runs" = 1 ] || break
     say "$name: $coll ($(( $(date +%s) - start )) s so far) ..."
     t0=$(date +%s)
+    local extra=()
+    [ "$trace" = 0 ] || extra=(--trace "$dir/$coll.trace.csv")
     "$launcher" "$bench" -c "$coll" "${bench_args[@]}" --csv "$dir/$coll.csv" \
-        >"$dir/$coll.txt" 2>"$dir/$coll.err" || failures=$((failures + 1))
+        "${extra[@]}" >"$dir/$coll.txt" 2>"$dir/$coll.err" || failures=$((failures + 1))
     say "$name: $coll took $(( $(date +%s) - t0 )) s (lock waits so far: $waited s)"
   done
   [ "$bal_iters" -gt 0 ] || return 0
@@ -226,8 +234,12 @@ if [ "$report" = 1 ]; then
     || failures=$((failures + 1))
   # papc-bench's figures (auto and auto_classic drawn as lines of their own)
   for dir in "$out"/shm "$out"/cluster; do
-    compgen -G "$dir/*.csv" >/dev/null || continue
-    "$build/bin/papc-report" bench "$dir"/*.csv -o "$dir/figures" \
+    csvs=()
+    for f in "$dir"/*.csv; do
+      case $f in *.trace.csv) ;; *) [ ! -e "$f" ] || csvs+=("$f") ;; esac
+    done
+    [ "${#csvs[@]}" -gt 0 ] || continue
+    "$build/bin/papc-report" bench "${csvs[@]}" -o "$dir/figures" \
         >"$dir/figures.log" 2>&1 \
       || say "no figures for $dir (see $dir/figures.log; matplotlib missing?)"
   done

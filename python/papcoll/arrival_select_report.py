@@ -49,6 +49,7 @@ import sys
 from collections import OrderedDict, namedtuple
 
 from .report import ReportError
+from .arrival_noise import noise_floor, traces_beside
 from .bench_report import (BENCH_COLUMNS, alg_short, fmt_floats, header_of,
                            ran_cell, read_bench_csvs, sort_key_mode)
 
@@ -369,8 +370,9 @@ def balanced_table(results, measure):
 
 
 def report_text(per_platform, tables, skipped, measure, no_auto=0,
-                balanced=None):
+                balanced=None, traces=None):
     balanced = balanced or {}
+    traces = traces or {}
     m = MEASURE_NAME[measure]
     out = ["# Arrival-aware selection: the plain call against the best "
            "algorithm (papc-report arrival-select)", ""]
@@ -411,6 +413,15 @@ def report_text(per_platform, tables, skipped, measure, no_auto=0,
             indent = "  " if text.startswith("miss") else ""
             out.append("%s- %s%s" % (indent, text, verdict(met)))
         out.append("")
+        floor = noise_floor(traces.get(platform, []), WITHIN_BEST)
+        if floor:
+            out.append("How precisely this sweep can judge the 5 %% goal "
+                       "(%s, from the --trace files; papc-report's "
+                       "arrival_noise.py):" % platform)
+            out.append("")
+            out.extend("- " + line if not line.startswith(" ") else line
+                       for line in floor)
+            out.append("")
     return "\n".join(out) + "\n"
 
 
@@ -442,6 +453,12 @@ def add_arguments(p):
 
 def run(args):
     settings, balanced, tables, skipped = read_settings(args.inputs)
+    traces = OrderedDict()
+    for t in tables:
+        if not is_balanced_run(t.path):
+            traces.setdefault(platform_of(t), []).extend(
+                traces_beside([t.path]))
+    skipped = [p for p in skipped if not p.endswith(".trace.csv")]
     for path in skipped:
         sys.stderr.write("papc-report: %s is not a papc-bench CSV: skipped\n"
                          % path)
@@ -456,7 +473,8 @@ def run(args):
                           "with -a ...,auto,auto_classic "
                           "(scripts/arrival-select-bench.sh does)")
     no_auto = sum(1 for st in settings.values() if "auto" not in st.rows)
-    text = report_text(per, tables, skipped, args.measure, no_auto, runs)
+    text = report_text(per, tables, skipped, args.measure, no_auto, runs,
+                       traces)
     sys.stdout.write(text)
     if args.markdown:
         try:
