@@ -113,14 +113,16 @@ static int evaluate(papc_call *c, const papc_alg_desc *r, size_t seg0,
 
 static int verbose(void) {
     const char *v = getenv("PAPC_VERBOSE");
-    return v && *v && *v != '0';
+    return v && *v ? atoi(v) : 0;
 }
 
-/* One line per change of choice at a collective (rank 0, PAPC_VERBOSE). */
+/* One line per change of choice at a collective (rank 0, PAPC_VERBOSE;
+ * PAPC_VERBOSE=2: every weighed call, also those the floor kept). */
 static void say(const papc_call *c, const candidate *won,
                 const candidate *classic, double spread) {
     static _Thread_local const char *last[PAPC_NUM_COLLECTIVES];
-    if (!verbose() || c->rank != 0 || last[c->coll] == won->row->info.name)
+    if (verbose() < 1 || c->rank != 0 ||
+        (verbose() < 2 && last[c->coll] == won->row->info.name))
         return;
     last[c->coll] = won->row->info.name;
     fprintf(stderr, "papcoll: %s P=%d %zu B, predicted arrival spread "
@@ -143,7 +145,18 @@ static const papc_alg_desc *cheapest(papc_call *c,
     /* The floor is learnt per site from the agreed views (how much the
      * spread changes from call to call; exchange.c), so it is the same
      * on every rank. */
-    if (spread < papc_arr_spread_floor(c)) return classic;
+    double floor = papc_arr_spread_floor(c);
+    double lasting = papc_arr_lasting_spread(c, spread);
+    if (lasting < floor) {
+        if (verbose() >= 2 && c->rank == 0)
+            fprintf(stderr, "papcoll: %s P=%d %zu B, predicted arrival "
+                    "spread %.3g ms, %.3g ms over two views, under the "
+                    "floor %.3g ms: %s\n",
+                    papc_collective_name(c->coll), c->size,
+                    papc_call_bytes(c), spread * 1e3, lasting * 1e3,
+                    floor * 1e3, classic->info.name);
+        return classic;
+    }
     int bg = papc_bg_available(c), n = 0, base = -1;
     int rows = papc_registry_count(c->coll);
     candidate *k = malloc((size_t)rows * sizeof *k);
@@ -198,7 +211,20 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     const papc_alg_desc *r = classic;
     size_t seg = 0;
     int known = 0;
-    if (papc_arrival_view(c, offset, &known) && known >= 2) {
+    int found = papc_arrival_view(c, offset, &known);
+    if (verbose() >= 2 && c->rank == 0 && !(found && known >= 2))
+        fprintf(stderr, "papcoll: %s P=%d %zu B, no view (%s, %d known): "
+                "%s\n", papc_collective_name(c->coll), c->size,
+                papc_call_bytes(c), found ? "found" : "none", known,
+                classic->info.name);
+    if (verbose() >= 2 && c->rank == 0 && found && c->size <= 64) {
+        fprintf(stderr, "papcoll: %s view (%d known, ms):",
+                papc_collective_name(c->coll), known);
+        for (int i = 0; i < c->size; i++)
+            fprintf(stderr, " %.2f", offset[i] * 1e3);
+        fprintf(stderr, "\n");
+    }
+    if (found && known >= 2) {
         for (int i = 0; i < c->size; i++)
             if (!isfinite(offset[i])) offset[i] = 0;
         r = cheapest(c, classic, seg0, offset, &seg);

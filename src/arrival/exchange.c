@@ -127,7 +127,7 @@
  * (PAPC_ARRIVAL_NOISE_K), learnt once a site has SPREAD_ERR_MIN_N changes,
  * and never under the 1 ms the monitors' poll delays blur
  * (PAPC_ARRIVAL_SPREAD_FLOOR_MIN). */
-#define SPREAD_NOISE_K 3.0
+#define SPREAD_NOISE_K 0.0
 #define SPREAD_ERR_MIN_N 3
 #define SPREAD_ERR_WEIGHT 0.25
 #define PAPC_ARRIVAL_SPREAD_FLOOR_MIN 1e-3
@@ -847,20 +847,47 @@ static void learn_spread(arr_site *s, int n, const double *offset) {
                                        PAPC_ARRIVAL_SPREAD_FLOOR_MIN);
     if (isfinite(change))
         papc_mean_add(&s->spread_err, change, SPREAD_ERR_WEIGHT);
+    s->view_spread_prev = s->view_spread;
     s->view_spread = spread;
 }
 
+/* A rank the decision did not know (its report came after the first
+ * arrival: one late by more than half its compute) keeps the offset it
+ * had in the site's previous view, instead of counting as on time -- the
+ * same doubles on every rank, since the views are.  On the emulated
+ * cluster a rank 200 ms late was unknown in every view: the choice saw
+ * no spread and kept the classic row. */
 static void keep_view(int site, int n, const double *offset, int known) {
     if (site < 0 || site >= papc_mon.nsites) return;
     papc_tr_lock();
     arr_site *s = &papc_mon.sites[site];
+    int had = s->view != NULL;
     if (!s->view) s->view = malloc((size_t)n * sizeof *s->view);
     if (s->view) {
-        memcpy(s->view, offset, (size_t)n * sizeof *s->view);
+        for (int r = 0; r < n; r++)
+            if (isfinite(offset[r]) || !had || !isfinite(s->view[r]))
+                s->view[r] = offset[r];
         s->view_known = known;
-        learn_spread(s, n, offset);
+        learn_spread(s, n, s->view);
     }
     papc_tr_unlock();
+}
+
+double papc_arr_lasting_spread(const papc_call *c, double spread) {
+    static int persist = -1;
+    if (persist < 0) {
+        const char *v = getenv("PAPC_ARRIVAL_PERSIST");
+        persist = !(v && *v == '0');
+    }
+    if (!persist) return spread;
+    double lasting = 0;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    if (site >= 0)
+        lasting = papc_spread_lasting(papc_mon.sites[site].view_spread,
+                                      papc_mon.sites[site].view_spread_prev);
+    papc_tr_unlock();
+    return lasting;
 }
 
 double papc_arr_spread_floor(const papc_call *c) {

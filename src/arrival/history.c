@@ -80,6 +80,7 @@ int papc_arr_site(const papc_call *c) {
     papc_mean_init(&s->guess_err);
     papc_mean_init(&s->spread_err);
     s->view_spread = NAN;
+    s->view_spread_prev = NAN;
     s->next = -1;
     return papc_mon.nsites++;
 }

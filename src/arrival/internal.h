@@ -128,6 +128,7 @@ typedef struct arr_site {
      * view, and the robust mean of its change from one view to the next;
      * updated from the views alone, so the same on every rank. */
     double view_spread;
+    double view_spread_prev; /* the view's before it (papc_spread_lasting) */
     papc_mean spread_err;
 } arr_site;
 
@@ -275,6 +276,9 @@ void papc_arr_store_hist_err(int rank, int epoch, double sigma);
 /* The plain call's spread floor at c's site: learnt from the site's views
  * (guess.h, papc_spread_floor), the same on every rank (fg). */
 double papc_arr_spread_floor(const papc_call *c);
+/* The spread at c's site that lasted over its latest two views
+ * (papc_spread_lasting; PAPC_ARRIVAL_PERSIST=0: the latest view's). */
+double papc_arr_lasting_spread(const papc_call *c, double spread);
 arr_slot *papc_arr_slot(int rank, int epoch, int create);           /* mu */
 /* At an arrival: site is decided by decider (fg, mu held). */
 void papc_arr_note_decider(int site, int decider);

@@ -53,6 +53,11 @@ double papc_spread_change(double prev, double now, double floor) {
     return fabs(now - prev);
 }
 
+double papc_spread_lasting(double now, double prev) {
+    if (!(now >= 0) || !(prev >= 0)) return 0;
+    return now < prev ? now : prev;
+}
+
 double papc_spread_floor(double floor, double k, const papc_mean *err,
                          long min_n) {
     if (!err || err->n < min_n || !isfinite(err->mean)) return floor;

@@ -47,6 +47,14 @@ int papc_guess_shrink(int n, double *t, const int *guess,
  * call must not raise the floor over its own lateness. */
 double papc_spread_change(double prev, double now, double floor);
 
+/* The spread that lasted over a site's latest two views: the smaller of
+ * the two; 0 while there is only one (prev NAN).  A pattern is what
+ * repeats: balanced jitter rarely passes the floor twice in a row, a late
+ * rank or random delays do; and unlike a floor learnt from the spread's
+ * changes it does not rise when the imbalance itself grows (10 -> 50 ms
+ * raised that floor to 133 ms for two calls on the emulated cluster). */
+double papc_spread_lasting(double now, double prev);
+
 /* The learnt spread floor of a call site: k times the site's typical
  * change of the spread from one call to the next (err), never under
  * `floor`; `floor` alone until err has min_n samples. */

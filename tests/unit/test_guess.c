@@ -163,6 +163,27 @@ static void test_spread_floor_separates_jitter_from_patterns(void **state) {
     assert_float_equal(papc_spread_floor(1e-3, 3.0, NULL, 3), 1e-3, 0);
 }
 
+/* The lasting spread: balanced jitter passes the 1 ms floor only when two
+ * views in a row do; random delays of 10 ms (views of 1.7-10 ms, measured
+ * on the emulated cluster) and a jump from 10 to 50 ms pass at once. */
+static void test_spread_lasting(void **state) {
+    (void)state;
+    assert_float_equal(papc_spread_lasting(5e-3, NAN), 0, 0);
+    assert_float_equal(papc_spread_lasting(5e-3, 2e-3), 2e-3, 0);
+    assert_float_equal(papc_spread_lasting(50e-3, 10e-3), 10e-3, 0);
+    double jitter[12] = {0.4e-3, 4.8e-3, 0.3e-3, 0.5e-3, 3.9e-3, 0.2e-3,
+                         0.1e-3, 2.6e-3, 1.5e-3, 0.6e-3, 0.2e-3, 3.3e-3};
+    int over = 0;
+    for (int i = 1; i < 12; i++)
+        over += papc_spread_lasting(jitter[i], jitter[i - 1]) >= 1e-3;
+    assert_int_equal(over, 1);      /* 2.6 then 1.5 ms: once, not 5 times */
+    double rand10[10] = {4.84e-3, 6.4e-3, 6.24e-3, 1.72e-3, 6.89e-3,
+                         10.1e-3, 8.46e-3, 8.69e-3, 6.83e-3, 8.22e-3};
+    for (int i = 1; i < 10; i++)
+        assert_true(papc_spread_lasting(rand10[i], rand10[i - 1]) >= 1e-3);
+    assert_true(papc_spread_lasting(NAN, 5e-3) == 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_relerr),
@@ -173,6 +194,7 @@ int main(void) {
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_on_time_guess_stays_near_now),
         cmocka_unit_test(test_spread_floor_separates_jitter_from_patterns),
+        cmocka_unit_test(test_spread_lasting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
