@@ -35,9 +35,10 @@
  * drop-in layer sets it when MPI grants MPI_THREAD_MULTIPLE), one on which
  * the monitor may start now.  Otherwise the classic row runs unchanged.
  *
- * Unknown offsets (no prediction) count as 0: no information is taken for
- * arriving on time.  A spread below 5 % of the classic row's t0, or below
- * 1 ms, keeps the classic row: nothing to gain, and the decisions' arrival
+ * A rank unknown in a view keeps its offset of the site's previous view
+ * (exchange.c, keep_view); one never known counts as 0.  A spread below 5 %
+ * of the classic row's t0, or one that did not last two views over 1 ms,
+ * keeps the classic row: nothing to gain, and the decisions' arrival
  * times err by 0.2-0.6 ms (docs/arrival.md, papc-predict), so a smaller
  * spread is noise, not a pattern; an arrival-aware row must beat the best
  * classic one by PAPC_ARRIVAL_MARGIN (5 %).  The rule itself is
