@@ -38,18 +38,24 @@
  *    simulation events per simulated second at P = 4,096.  Here every
  *    monitor is the permanent receiver of its mailboxes (a put flows at
  *    once and completes without waiting for the receiver's poll, as an
- *    eager MPI message does), every put releases its receiver's WAKE
- *    semaphore (found through a table of all ranks' semaphores hung on the
- *    platform's first host: privatized globals are per rank), and a
- *    monitor with no transfer in flight naps until WAKE or a long guard
- *    (PAPC_SMPI_NAP_GUARD_US, 10 ms) instead of the monitor's poll
- *    interval; with transfers in flight or messages left in its
- *    mailboxes (a round takes 64 per channel) it keeps the short naps (a
- *    completion cannot release a semaphore; SimGrid 3.32's timed
- *    sg_comm_wait_*_for release the comms on timeout).  Everything the
- *    monitor reacts to is a message, a WAKE from its foreground, or a
- *    completion of its own transfers, so no poll is lost.
- *    PAPC_SMPI_EVENT_NAP=0 restores the polling rhythm;
+ *    eager MPI message does); every put has a courier, an actor that
+ *    waits for it and, when its bytes have arrived, releases the WAKE
+ *    semaphores of its receiver's monitor (found through a table of all
+ *    ranks' semaphores hung on the platform's first host: privatized
+ *    globals are per rank) and of its sender's (see hand_over); and a
+ *    monitor naps until WAKE or a long guard (PAPC_SMPI_NAP_GUARD_US,
+ *    10 ms) instead of the monitor's poll interval.  It keeps the short
+ *    naps only with a send no courier announces (a DEC send that is
+ *    tested) or messages left in its mailboxes (a round takes 64 per
+ *    channel): a completion cannot release a semaphore, and SimGrid
+ *    3.32's timed sg_comm_wait_*_for release the comms on timeout.
+ *    Everything the monitor reacts to is a message's arrival, a WAKE from
+ *    its foreground, or a completion of its own transfers, so no poll is
+ *    lost.  Woken when a put was posted instead (until session 5 of issue
+ *    16), a monitor found the message still in flight and polled at
+ *    20 us until it came: ~40 us per turn of BSLS's chain, growing BSLS
+ *    with P (docs/scale.md, "At 512-4,096 processes", section 7).
+ *    PAPC_SMPI_EVENT_NAP=0 restores the polling rhythm (no couriers);
  *    PAPC_SMPI_NAP_STATS=1 prints the simulation's totals at the end.
  * Scheduling is cooperative (one actor runs at a time, switching only in
  * simcalls), so the lists below need no lock as long as no simcall
@@ -301,9 +307,9 @@ static void post(int cond) {
 }
 void papc_tr_signal(int cond) { post(cond); }
 void papc_tr_broadcast(int cond) { post(cond); }
-/* The monitor's nap (WAKE): with no transfer of its own in flight,
- * everything it waits for releases WAKE (header), so it naps until then
- * or the guard; otherwise the poll interval it asked for. */
+/* The monitor's nap (WAKE): everything it waits for releases WAKE
+ * (header: couriers), so it naps until then or the guard; with a tested
+ * send or a backlog, the poll interval it asked for. */
 static int backlog(void);
 static int tested_sends(void);
 
