@@ -371,8 +371,8 @@ static pending *put(int chan, int dest, int tag, void *buf, int bytes) {
  * small actor on the sender's host that waits for the put (it owns the
  * comm from then on), marks it arrived, and posts the WAKE of the
  * receiver's monitor, then the sender's (which completes the put: frees
- * it, tells a waiting foreground).  Until s5 of issue 16 the put itself
- * posted the receiver's WAKE, at send time: the monitor woke to a
+ * it, tells a waiting foreground).  Until session 5 of issue 16 the put
+ * itself posted the receiver's WAKE, at send time: the monitor woke to a
  * transfer still in flight and polled at 20 us until it came, ~20 us per
  * message, so each turn of BSLS's chain (a go-ahead, then a part) cost
  * ~40 us and the root's P - 1 turns grew with P (docs/scale.md, section
@@ -386,12 +386,12 @@ typedef struct courier {
     int *live;               /* the sender's couriers not yet ended */
 } courier;
 
-
 static void post_sem(sg_sem_t s) {
     if (s && sg_sem_get_capacity(s) == 0) sg_sem_release(s);
 }
 
-/* Touches no global: privatized globals are its sender's rank's only. */
+/* Touches no global: a courier is no SMPI rank, so which rank's
+ * privatized globals it would see is nothing to rely on. */
 static void courier_main(int argc, char **argv) {
     (void)argc; (void)argv;
     courier *c = sg_actor_self_get_data();
