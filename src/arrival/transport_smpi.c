@@ -38,18 +38,24 @@
  *    simulation events per simulated second at P = 4,096.  Here every
  *    monitor is the permanent receiver of its mailboxes (a put flows at
  *    once and completes without waiting for the receiver's poll, as an
- *    eager MPI message does), every put releases its receiver's WAKE
- *    semaphore (found through a table of all ranks' semaphores hung on the
- *    platform's first host: privatized globals are per rank), and a
- *    monitor with no transfer in flight naps until WAKE or a long guard
- *    (PAPC_SMPI_NAP_GUARD_US, 10 ms) instead of the monitor's poll
- *    interval; with transfers in flight or messages left in its
- *    mailboxes (a round takes 64 per channel) it keeps the short naps (a
- *    completion cannot release a semaphore; SimGrid 3.32's timed
- *    sg_comm_wait_*_for release the comms on timeout).  Everything the
- *    monitor reacts to is a message, a WAKE from its foreground, or a
- *    completion of its own transfers, so no poll is lost.
- *    PAPC_SMPI_EVENT_NAP=0 restores the polling rhythm;
+ *    eager MPI message does); every put has a courier, an actor that
+ *    waits for it and, when its bytes have arrived, releases the WAKE
+ *    semaphores of its receiver's monitor (found through a table of all
+ *    ranks' semaphores hung on the platform's first host: privatized
+ *    globals are per rank) and of its sender's (see hand_over); and a
+ *    monitor naps until WAKE or a long guard (PAPC_SMPI_NAP_GUARD_US,
+ *    10 ms) instead of the monitor's poll interval.  It keeps the short
+ *    naps only with a send no courier announces (a DEC send that is
+ *    tested) or messages left in its mailboxes (a round takes 64 per
+ *    channel): a completion cannot release a semaphore, and SimGrid
+ *    3.32's timed sg_comm_wait_*_for release the comms on timeout.
+ *    Everything the monitor reacts to is a message's arrival, a WAKE from
+ *    its foreground, or a completion of its own transfers, so no poll is
+ *    lost.  Woken when a put was posted instead (until session 5 of issue
+ *    16), a monitor found the message still in flight and polled at
+ *    20 us until it came: ~40 us per turn of BSLS's chain, growing BSLS
+ *    with P (docs/scale.md, "At 512-4,096 processes", section 7).
+ *    PAPC_SMPI_EVENT_NAP=0 restores the polling rhythm (no couriers);
  *    PAPC_SMPI_NAP_STATS=1 prints the simulation's totals at the end.
  * Scheduling is cooperative (one actor runs at a time, switching only in
  * simcalls), so the lists below need no lock as long as no simcall
@@ -100,6 +106,8 @@ typedef struct pending {
     int done_tag;            /* the foreground's put: tag of its wait */
     void *got;               /* get: the envelope, when done */
     envelope *env;           /* done gets waiting for their turn */
+    int handed_over;         /* put: its courier owns comm (see below) */
+    volatile int arrived;    /* put: set by its courier */
 } pending;
 
 /* The table of every rank's WAKE semaphore, shared by all ranks of the
@@ -111,12 +119,14 @@ typedef struct registry {
     int size;                /* world ranks */
     int open;                /* transports open now */
     sg_sem_t *wake;          /* [size] by world rank, NULL when closed */
-    long long naps, long_naps, woken, puts;
+    long long naps, long_naps, woken, puts, couriers;
 } registry;
 static registry *reg;        /* NULL: polling naps only */
 static int event_naps;       /* 1: naps wait for events (header) */
 static double nap_guard;     /* seconds */
 
+static int *live_couriers;   /* heap: the couriers of this rank's puts
+                                still running (see hand_over) */
 static pending *sends;       /* [th] the monitor's puts and DEC sends */
 static pending *fg_sends;    /* [fg] the foreground's puts, merged by the
                                 monitor at its next progress */
@@ -195,9 +205,10 @@ static void print_nap_stats(void) {
     const char *s = getenv("PAPC_SMPI_NAP_STATS");
     if (!reg || !s || !*s || !strcmp(s, "0")) return;
     fprintf(stderr, "papcoll smpi naps: event-driven %d guard %.0f us: naps "
-            "%lld (long %lld, woken %lld), puts %lld, simulated %.6f s\n",
+            "%lld (long %lld, woken %lld), puts %lld (couriers %lld), "
+            "simulated %.6f s\n",
             event_naps, nap_guard * 1e6, reg->naps, reg->long_naps,
-            reg->woken, reg->puts, simgrid_get_clock());
+            reg->woken, reg->puts, reg->couriers, simgrid_get_clock());
 }
 
 int papc_tr_open(MPI_Comm ctl, MPI_Comm data, MPI_Comm dec, int rank,
@@ -238,6 +249,8 @@ int papc_tr_open(MPI_Comm ctl, MPI_Comm data, MPI_Comm dec, int rank,
         reg->wake[world_of[my_rank]] = conds[PAPC_TR_WAKE];
         reg->open++;
     }
+    if (event_naps && !(live_couriers = calloc(1, sizeof *live_couriers)))
+        event_naps = 0;   /* no couriers: poll */
     return MPI_SUCCESS;
 }
 
@@ -294,13 +307,14 @@ static void post(int cond) {
 }
 void papc_tr_signal(int cond) { post(cond); }
 void papc_tr_broadcast(int cond) { post(cond); }
-/* The monitor's nap (WAKE): with no transfer of its own in flight,
- * everything it waits for releases WAKE (header), so it naps until then
- * or the guard; otherwise the poll interval it asked for. */
+/* The monitor's nap (WAKE): everything it waits for releases WAKE
+ * (header: couriers), so it naps until then or the guard; with a tested
+ * send or a backlog, the poll interval it asked for. */
 static int backlog(void);
+static int tested_sends(void);
 
 static double nap_length(double seconds) {
-    if (!event_naps || papc_tr_transfers() || backlog()) return seconds;
+    if (!event_naps || tested_sends() || backlog()) return seconds;
     reg->long_naps++;
     return seconds > nap_guard ? seconds : nap_guard;
 }
@@ -347,8 +361,78 @@ static pending *put(int chan, int dest, int tag, void *buf, int bytes) {
     p->comm = sg_mailbox_put_async(box(chan, dest), e, bytes);
     if (tag != PAPC_TR_TAG_UNCOUNTED) n_sent++;
     if (reg) reg->puts++;
-    wake_world(world_of[dest]);
     return p;
+}
+
+/* ---- couriers: the receiver woken when a put has arrived ----
+ * A put flows at once (its receiver's monitor is the mailbox's permanent
+ * receiver), but only a semaphore ends a nap, and a comm's completion
+ * releases none.  So with event-driven naps every put gets a courier: a
+ * small actor on the sender's host that waits for the put (it owns the
+ * comm from then on), marks it arrived, and posts the WAKE of the
+ * receiver's monitor, then the sender's (which completes the put: frees
+ * it, tells a waiting foreground).  Until session 5 of issue 16 the put
+ * itself posted the receiver's WAKE, at send time: the monitor woke to a
+ * transfer still in flight and polled at 20 us until it came, ~20 us per
+ * message, so each turn of BSLS's chain (a go-ahead, then a part) cost
+ * ~40 us and the root's P - 1 turns grew with P (docs/scale.md, section
+ * 7).  papc_tr_close waits for its couriers' ends: none outlives it. */
+typedef struct courier {
+    sg_comm_t comm;
+    pending *p;
+    registry *reg;
+    int dest_world;
+    sg_sem_t wake_sender;
+    int *live;               /* the sender's couriers not yet ended */
+} courier;
+
+static void post_sem(sg_sem_t s) {
+    if (s && sg_sem_get_capacity(s) == 0) sg_sem_release(s);
+}
+
+/* Touches no global: a courier is no SMPI rank, so which rank's
+ * privatized globals it would see is nothing to rely on. */
+static void courier_main(int argc, char **argv) {
+    (void)argc; (void)argv;
+    courier *c = sg_actor_self_get_data();
+    sg_comm_wait(c->comm);   /* releases the comm */
+    c->p->arrived = 1;       /* the sender may free p from here on */
+    post_sem(c->reg->wake[c->dest_world]);
+    post_sem(c->wake_sender);
+    int *live = c->live;
+    free(c);
+    --*live;
+}
+
+#define COURIER_STACK (256 * 1024)   /* bytes; a rank has 4 MiB (sim/run) */
+
+/* Gives p's comm to a courier; without one, p stays tested (short naps). */
+static void hand_over(pending *p, int dest) {
+    if (!event_naps) return;
+    courier *c = malloc(sizeof *c);
+    sg_actor_t a = c ? sg_actor_init("papc-courier", sg_host_self()) : NULL;
+    if (!a) {
+        free(c);
+        return;
+    }
+    *c = (courier){p->comm, p, reg, world_of[dest], conds[PAPC_TR_WAKE],
+                   live_couriers};
+    p->handed_over = 1;
+    ++*live_couriers;
+    reg->couriers++;
+    sg_actor_set_data(a, c);
+    sg_actor_set_stacksize(a, COURIER_STACK);
+    sg_actor_start(a, courier_main, 0, NULL);
+}
+
+/* At close every put has arrived, but a courier may still be posting. */
+static void wait_couriers(void) {
+    if (!live_couriers) return;
+    for (int spins = 0; *live_couriers > 0; spins++)
+        if (spins < 1000) sg_actor_yield();
+        else sg_actor_sleep_for(1e-6);
+    free(live_couriers);
+    live_couriers = NULL;
 }
 
 static int send_dec(int dest, int tag, void *buf, int bytes) {
@@ -383,6 +467,7 @@ int papc_tr_send(int chan, int dest, int tag, void *buf, int bytes) {
         free(buf);
         return papc_error(MPI_ERR_NO_MEM, "monitor send");
     }
+    hand_over(p, dest);
     p->next = sends;
     sends = p;
     return MPI_SUCCESS;
@@ -400,6 +485,7 @@ int papc_tr_send_wait(int chan, int dest, int tag, const void *buf,
     }
     sg_comm_wait(p->comm);
     free(p);
+    wake_world(world_of[dest]);   /* arrived: its receiver may take it */
     return MPI_SUCCESS;
 }
 
@@ -431,10 +517,11 @@ int papc_tr_isend(int chan, int dest, int tag, void *buf, int bytes,
         p->done_tag = done_tag;
     else
         *req = MPI_REQUEST_NULL;
+    /* The monitor completes it (notify_done) when the courier wakes it. */
+    hand_over(p, dest);
     p->next = fg_sends;
     fg_sends = p;
-    /* The monitor completes it (notify_done): a short nap from now on. */
-    if (event_naps) post(PAPC_TR_WAKE);
+    if (!p->handed_over && event_naps) post(PAPC_TR_WAKE);   /* tested */
     return MPI_SUCCESS;
 }
 
@@ -456,7 +543,8 @@ static int test_sends(void) {
         pending *p = *pp;
         int flag = 0;
         if (p->comm) {
-            flag = sg_comm_test(p->comm);   /* releases it when done */
+            flag = p->handed_over ? p->arrived
+                                  : sg_comm_test(p->comm);   /* releases */
             if (flag && p->done_tag) notify_done(p->done_tag);
         } else {
             MPI_Test(&p->req, &flag, MPI_STATUS_IGNORE);
@@ -474,6 +562,16 @@ static int test_sends(void) {
 }
 
 int papc_tr_sends_pending(void) { return sends != NULL || fg_sends != NULL; }
+
+/* Sends whose end no courier announces: DEC sends tested as MPI (and a
+ * put whose courier could not be made). */
+static int tested_sends(void) {
+    pending *lists[2] = {sends, fg_sends};
+    for (int k = 0; k < 2; k++)
+        for (pending *p = lists[k]; p; p = p->next)
+            if (!p->handed_over) return 1;
+    return 0;
+}
 
 /* ---- receives ---- */
 
@@ -588,6 +686,7 @@ void papc_tr_close(void) {
                 free(p);
             }
     }
+    wait_couriers();
     if (reg && world_of) {
         reg->wake[world_of[my_rank]] = NULL;
         if (--reg->open == 0) print_nap_stats();
