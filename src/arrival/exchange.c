@@ -862,6 +862,10 @@ static void keep_view(int site, int n, const double *offset, int known) {
     papc_tr_lock();
     arr_site *s = &papc_mon.sites[site];
     int had = s->view != NULL;
+    if (had && !s->view_prev)
+        s->view_prev = malloc((size_t)n * sizeof *s->view_prev);
+    if (had && s->view_prev)
+        memcpy(s->view_prev, s->view, (size_t)n * sizeof *s->view_prev);
     if (!s->view) s->view = malloc((size_t)n * sizeof *s->view);
     if (s->view) {
         for (int r = 0; r < n; r++)
@@ -1030,6 +1034,23 @@ static void view_end(const papc_call *c, papc_arrival *a, int rc) {
     if (offset) keep_view(a->site, n, offset, known);
     free(a->view_msg);
     a->view_msg = NULL;
+}
+
+/* The site's kept view before the latest one (same doubles on every
+ * rank, as the views are); 0 when there is none. */
+int papc_arrival_view_prev(const papc_call *c, double *offset) {
+    int found = 0;
+    if (!papc_mon.running) return 0;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    if (site >= 0 && papc_mon.sites[site].view_prev &&
+        papc_mon.sites[site].size == c->size) {
+        memcpy(offset, papc_mon.sites[site].view_prev,
+               (size_t)c->size * sizeof *offset);
+        found = 1;
+    }
+    papc_tr_unlock();
+    return found;
 }
 
 int papc_arrival_view(const papc_call *c, double *offset, int *known) {

@@ -123,6 +123,7 @@ typedef struct arr_site {
      * (papc_call.arrival_view; choose.c): offsets by rank as decided, the
      * same doubles on every rank.  NULL: none yet. */
     double *view;
+    double *view_prev;       /* the kept view before it (PAPC_ARRIVAL_VIEWS=2) */
     int view_known;
     /* The learnt spread floor (choose.c): the largest offset of the latest
      * view, and the robust mean of its change from one view to the next;
@@ -251,6 +252,7 @@ int papc_arr_served_quiet(const papc_call *c, int *served);
  * site, as kept by papc_arrival_end: 1 and offset[c->size], *known; 0 when
  * none (exchange.c). */
 int papc_arrival_view(const papc_call *c, double *offset, int *known);
+int papc_arrival_view_prev(const papc_call *c, double *offset);
 /* Cancels the views still waiting for their decision (monitor shutdown,
  * before the duplicates are freed). */
 void papc_arr_drop_pending_views(void);
