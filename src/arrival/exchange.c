@@ -1036,39 +1036,36 @@ static void view_end(const papc_call *c, papc_arrival *a, int rc) {
     a->view_msg = NULL;
 }
 
-/* The site's kept view before the latest one (same doubles on every
- * rank, as the views are); 0 when there is none. */
-int papc_arrival_view_prev(const papc_call *c, double *offset) {
+/* A copy of c's site's latest view (prev 0) or the one before it (prev
+ * 1), with the latest's count of known ranks; 0 when there is none. */
+static int copy_view(const papc_call *c, int prev, double *offset,
+                     int *known) {
     int found = 0;
-    if (!papc_mon.running) return 0;
     papc_tr_lock();
     int site = papc_arr_site(c);
-    if (site >= 0 && papc_mon.sites[site].view_prev &&
-        papc_mon.sites[site].size == c->size) {
-        memcpy(offset, papc_mon.sites[site].view_prev,
-               (size_t)c->size * sizeof *offset);
+    const arr_site *s = site >= 0 ? &papc_mon.sites[site] : NULL;
+    const double *v = s ? (prev ? s->view_prev : s->view) : NULL;
+    if (v && s->size == c->size) {
+        memcpy(offset, v, (size_t)c->size * sizeof *offset);
+        *known = s->view_known;
         found = 1;
     }
     papc_tr_unlock();
     return found;
 }
 
+/* The site's kept view before the latest one (same doubles on every
+ * rank, as the views are); 0 when there is none. */
+int papc_arrival_view_prev(const papc_call *c, double *offset) {
+    int known;
+    return papc_mon.running && copy_view(c, 1, offset, &known);
+}
+
 int papc_arrival_view(const papc_call *c, double *offset, int *known) {
-    int found = 0;
     *known = 0;
     if (!papc_mon.running) return 0;
     complete_pending_views();
-    papc_tr_lock();
-    int site = papc_arr_site(c);
-    if (site >= 0 && papc_mon.sites[site].view &&
-        papc_mon.sites[site].size == c->size) {
-        memcpy(offset, papc_mon.sites[site].view,
-               (size_t)c->size * sizeof *offset);
-        *known = papc_mon.sites[site].view_known;
-        found = 1;
-    }
-    papc_tr_unlock();
-    return found;
+    return copy_view(c, 0, offset, known);
 }
 
 int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
