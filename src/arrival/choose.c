@@ -133,33 +133,28 @@ static void say(const papc_call *c, const candidate *won,
             classic->row->info.name, classic->mean * 1e3);
 }
 
-/* PAPC_ARRIVAL_VIEWS=2: each row is priced at the mean of its predicted
- * ē over the site's latest two views, not the latest alone.  Why: under
- * random lateness the latest view is one draw, and two rows whose models
- * lie within a few per cent swap places from draw to draw (the emulated
- * cluster's sweep: gather ran bsls 7 and sls 3-4 of 12 calls and paid the
- * worse one's ē); a pattern that repeats gives both views alike, so the
- * choice for it is unchanged.  Both views are agreed: the same on every
- * rank. */
+/* PAPC_ARRIVAL_VIEWS=k (1-16): each row is priced at the mean of its
+ * predicted ē over the site's latest k views, not the latest alone.  Why:
+ * under random lateness the latest view is one draw, and two rows whose
+ * models lie within a few per cent swap places from draw to draw (the
+ * emulated cluster's sweeps: gather ran bsls 7 and sls 3-4 of 12 calls
+ * and paid the worse one's ē); the mean over k draws estimates what a
+ * row costs on average, which is what a program that repeats the call
+ * pays.  A repeating pattern gives every view alike, so the choice for
+ * it is unchanged; a change of pattern is followed within about k/2
+ * calls.  The prices are kept per site, one row vector per view
+ * (exchange.c, papc_arr_price_views), so a call evaluates each row once
+ * whatever k; every view is agreed and priced by every rank in the same
+ * calls, so the means are the same on every rank. */
 static int views_weighed(void) {
     static int n = -1;
     if (n < 0) {
         const char *v = getenv("PAPC_ARRIVAL_VIEWS");
-        n = v && *v == '2' ? 2 : 1;
+        n = v && *v ? atoi(v) : 1;
+        if (n < 1) n = 1;
+        if (n > ARR_PRICED) n = ARR_PRICED;
     }
     return n;
-}
-
-/* Row r's predicted ē over the views: the latest, averaged with the one
- * before when there is one and the row can be priced there. */
-static int evaluate_views(papc_call *c, const papc_alg_desc *r, size_t seg0,
-                          const double *offset, const double *prev, int bg,
-                          candidate *out) {
-    if (!evaluate(c, r, seg0, offset, bg, out)) return 0;
-    candidate before;
-    if (prev && evaluate(c, r, seg0, prev, bg, &before))
-        out->mean = 0.5 * (out->mean + before.mean);
-    return 1;
 }
 
 /* The row to run for the offsets; *seg its segment size (0: c's own).
@@ -189,27 +184,28 @@ static const papc_alg_desc *cheapest(papc_call *c,
     }
     int bg = papc_bg_available(c), n = 0, base = -1;
     int rows = papc_registry_count(c->coll);
-    double *prev = NULL;
-    if (views_weighed() == 2) {
-        prev = malloc((size_t)c->size * sizeof *prev);
-        if (prev && papc_arrival_view_prev(c, prev)) {
-            for (int r = 0; r < c->size; r++)
-                if (!isfinite(prev[r])) prev[r] = 0;
-        } else {
-            free(prev);
-            prev = NULL;
-        }
-    }
     candidate *k = malloc((size_t)rows * sizeof *k);
     papc_arrival_candidate *pick = malloc((size_t)rows * sizeof *pick);
-    for (int i = 0; k && pick && i < rows; i++) {
-        const papc_alg_desc *r = papc_registry_row(c->coll, i);
-        if (!evaluate_views(c, r, seg0, offset, prev, bg, &k[n])) continue;
-        pick[n] = (papc_arrival_candidate){
-            (r->info.flags & PAPC_FLAG_ARRIVAL_AWARE) != 0, k[n].t0,
-            k[n].mean};
-        if (r == classic) base = n;
-        n++;
+    double *now = malloc(2 * (size_t)rows * sizeof *now);
+    for (int i = 0; k && pick && now && i < rows; i++) {
+        now[i] = NAN;
+        if (evaluate(c, papc_registry_row(c->coll, i), seg0, offset, bg,
+                     &k[i]))
+            now[i] = k[i].mean;
+    }
+    if (k && pick && now) {
+        double *mean = now + rows;
+        papc_arr_price_views(c, rows, views_weighed(), now, mean);
+        for (int i = 0; i < rows; i++) {
+            if (!isfinite(mean[i])) continue;
+            k[n] = k[i];
+            k[n].mean = mean[i];
+            pick[n] = (papc_arrival_candidate){
+                (k[n].row->info.flags & PAPC_FLAG_ARRIVAL_AWARE) != 0,
+                k[n].t0, k[n].mean};
+            if (k[n].row == classic) base = n;
+            n++;
+        }
     }
     const papc_alg_desc *won = classic;
     if (base >= 0) {
@@ -220,7 +216,7 @@ static const papc_alg_desc *cheapest(papc_call *c,
     }
     free(k);
     free(pick);
-    free(prev);
+    free(now);
     return won;
 }
 

@@ -120,6 +120,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "model/arrival_model.h"
 
 #define HISTORY_MIN_SECONDS 100e-6
 /* The plain call's spread floor (papc_arr_spread_floor): a spread must be
@@ -862,16 +863,13 @@ static void keep_view(int site, int n, const double *offset, int known) {
     papc_tr_lock();
     arr_site *s = &papc_mon.sites[site];
     int had = s->view != NULL;
-    if (had && !s->view_prev)
-        s->view_prev = malloc((size_t)n * sizeof *s->view_prev);
-    if (had && s->view_prev)
-        memcpy(s->view_prev, s->view, (size_t)n * sizeof *s->view_prev);
     if (!s->view) s->view = malloc((size_t)n * sizeof *s->view);
     if (s->view) {
         for (int r = 0; r < n; r++)
             if (isfinite(offset[r]) || !had || !isfinite(s->view[r]))
                 s->view[r] = offset[r];
         s->view_known = known;
+        s->view_gen++;
         learn_spread(s, n, s->view);
     }
     papc_tr_unlock();
@@ -1036,17 +1034,15 @@ static void view_end(const papc_call *c, papc_arrival *a, int rc) {
     a->view_msg = NULL;
 }
 
-/* A copy of c's site's latest view (prev 0) or the one before it (prev
- * 1), with the latest's count of known ranks; 0 when there is none. */
-static int copy_view(const papc_call *c, int prev, double *offset,
-                     int *known) {
+/* A copy of c's site's latest view, with its count of known ranks; 0
+ * when there is none. */
+static int copy_view(const papc_call *c, double *offset, int *known) {
     int found = 0;
     papc_tr_lock();
     int site = papc_arr_site(c);
     const arr_site *s = site >= 0 ? &papc_mon.sites[site] : NULL;
-    const double *v = s ? (prev ? s->view_prev : s->view) : NULL;
-    if (v && s->size == c->size) {
-        memcpy(offset, v, (size_t)c->size * sizeof *offset);
+    if (s && s->view && s->size == c->size) {
+        memcpy(offset, s->view, (size_t)c->size * sizeof *offset);
         *known = s->view_known;
         found = 1;
     }
@@ -1054,18 +1050,44 @@ static int copy_view(const papc_call *c, int prev, double *offset,
     return found;
 }
 
-/* The site's kept view before the latest one (same doubles on every
- * rank, as the views are); 0 when there is none. */
-int papc_arrival_view_prev(const papc_call *c, double *offset) {
-    int known;
-    return papc_mon.running && copy_view(c, 1, offset, &known);
+/* The site's ring of prices (papc_price_ring, arrival_model.h), made for
+ * `rows` rows on first use; NULL price when there is no memory. */
+static papc_price_ring site_ring(arr_site *s, int rows) {
+    if (!s->priced || s->priced_rows != rows) {
+        free(s->priced);
+        s->priced = malloc((size_t)ARR_PRICED * (size_t)rows *
+                           sizeof *s->priced);
+        memset(s->priced_gen, 0, sizeof s->priced_gen);
+        s->priced_rows = s->priced ? rows : 0;
+    }
+    return (papc_price_ring){ARR_PRICED, rows, s->priced, s->priced_gen};
+}
+
+int papc_arr_price_views(const papc_call *c, int rows, int k,
+                         const double *now, double *mean) {
+    if (k <= 1) {
+        memcpy(mean, now, (size_t)rows * sizeof *mean);
+        return 1;
+    }
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    arr_site *s = site >= 0 ? &papc_mon.sites[site] : NULL;
+    papc_price_ring ring = {0, rows, NULL, NULL};
+    if (s && s->view_gen > 0) {
+        ring = site_ring(s, rows);
+        papc_price_ring_keep(&ring, s->view_gen, now);
+    }
+    int span = papc_price_ring_mean(&ring, s ? s->view_gen : 0, k, now,
+                                    mean);
+    papc_tr_unlock();
+    return span;
 }
 
 int papc_arrival_view(const papc_call *c, double *offset, int *known) {
     *known = 0;
     if (!papc_mon.running) return 0;
     complete_pending_views();
-    return copy_view(c, 0, offset, known);
+    return copy_view(c, offset, known);
 }
 
 int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,

@@ -168,7 +168,7 @@ void papc_arr_free_sites(void) {
     for (int i = 0; i < papc_mon.nsites; i++) {
         free(papc_mon.sites[i].last);
         free(papc_mon.sites[i].view);
-        free(papc_mon.sites[i].view_prev);
+        free(papc_mon.sites[i].priced);
     }
     free(papc_mon.sites);
     papc_mon.sites = NULL;

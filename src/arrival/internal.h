@@ -99,6 +99,8 @@ typedef struct arr_cmd {
 } arr_cmd;
 #define ARR_CMDQ 64
 
+#define ARR_PRICED 16         /* most views a row's price may average */
+
 /* One call site (collective, root, bytes, comm size): the history
  * predictor's mean compute time before it and, at the decider, the
  * straggler view. */
@@ -123,8 +125,15 @@ typedef struct arr_site {
      * (papc_call.arrival_view; choose.c): offsets by rank as decided, the
      * same doubles on every rank.  NULL: none yet. */
     double *view;
-    double *view_prev;       /* the kept view before it (PAPC_ARRIVAL_VIEWS=2) */
     int view_known;
+    unsigned long view_gen;  /* views kept at the site so far (keep_view) */
+    /* The rows' predicted ē at the site's latest priced views (choose.c,
+     * PAPC_ARRIVAL_VIEWS): slot i holds priced_rows values for view
+     * generation priced_gen[i] (0: empty).  Written only by the plain
+     * call, from agreed views, so the same on every rank. */
+    double *priced;          /* [ARR_PRICED][priced_rows] */
+    unsigned long priced_gen[ARR_PRICED];
+    int priced_rows;
     /* The learnt spread floor (choose.c): the largest offset of the latest
      * view, and the robust mean of its change from one view to the next;
      * updated from the views alone, so the same on every rank. */
@@ -252,7 +261,12 @@ int papc_arr_served_quiet(const papc_call *c, int *served);
  * site, as kept by papc_arrival_end: 1 and offset[c->size], *known; 0 when
  * none (exchange.c). */
 int papc_arrival_view(const papc_call *c, double *offset, int *known);
-int papc_arrival_view_prev(const papc_call *c, double *offset);
+/* Keeps now[rows] (the rows' predicted ē at c's site's latest view; NAN:
+ * no candidate) once per view, and gives in mean[rows] each row's mean over
+ * the site's latest k views it was priced at (NAN where now is); returns
+ * how many views the means span (>= 1). */
+int papc_arr_price_views(const papc_call *c, int rows, int k,
+                         const double *now, double *mean);
 /* Cancels the views still waiting for their decision (monitor shutdown,
  * before the duplicates are freed). */
 void papc_arr_drop_pending_views(void);

@@ -1000,3 +1000,40 @@ int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
         return aware;
     return classic;
 }
+
+/* ---- prices over several views ---------------------------------------- */
+
+void papc_price_ring_keep(papc_price_ring *ring, unsigned long g,
+                          const double *now) {
+    if (!ring || !ring->price || !ring->gen || ring->slots <= 0 || g == 0)
+        return;
+    int slot = (int)(g % (unsigned long)ring->slots);
+    if (ring->gen[slot] == g) return; /* a second choice at the same view */
+    memcpy(ring->price + (size_t)slot * (size_t)ring->rows, now,
+           (size_t)ring->rows * sizeof *now);
+    ring->gen[slot] = g;
+}
+
+int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
+                         const double *now, double *mean) {
+    int rows = ring ? ring->rows : 0, span = 1;
+    if (rows > 0) memcpy(mean, now, (size_t)rows * sizeof *mean);
+    if (!ring || !ring->price || !ring->gen || k <= 1) return 1;
+    for (int i = 0; i < rows; i++) {
+        if (!isfinite(now[i])) continue;
+        double sum = 0;
+        int n = 0;
+        for (int j = 0; j < ring->slots; j++) {
+            unsigned long gj = ring->gen[j];
+            double v = ring->price[(size_t)j * (size_t)rows + (size_t)i];
+            if (gj == 0 || gj > g || gj + (unsigned long)k <= g ||
+                !isfinite(v))
+                continue;
+            sum += v;
+            n++;
+        }
+        if (n > 0) mean[i] = sum / n;
+        if (n > span) span = n;
+    }
+    return span;
+}

@@ -63,4 +63,24 @@ typedef struct papc_arrival_candidate {
 int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
                       double spread);
 
+/* ---- prices over several views (choose.c, PAPC_ARRIVAL_VIEWS) ---- */
+
+/* The rows' prices at a site's latest views, kept in a ring: slot j holds
+ * rows values (NAN: the row was no candidate) for view generation gen[j]
+ * (0: empty).  papc_price_ring_keep stores now[rows], the prices at view
+ * generation g (>= 1), unless g is stored already; papc_price_ring_mean
+ * gives each row's mean over the generations in (g - k, g] it has a price
+ * at (NAN where now[i] is NAN), and returns how many views the means
+ * span (>= 1).  Pure: a call site's state is the caller's. */
+typedef struct papc_price_ring {
+    int slots, rows;
+    double *price;           /* [slots][rows] */
+    unsigned long *gen;      /* [slots] */
+} papc_price_ring;
+
+void papc_price_ring_keep(papc_price_ring *ring, unsigned long g,
+                          const double *now);
+int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
+                         const double *now, double *mean);
+
 #endif

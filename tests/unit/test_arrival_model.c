@@ -143,6 +143,52 @@ static void test_zero_offsets_give_t0(void **state) {
         }
 }
 
+/* Prices over several views (papc_price_ring_*): a row's mean over the
+ * latest k views it was priced at; a view kept twice counts once; views
+ * older than k, or overwritten in the ring, drop out; a row that is no
+ * candidate now stays none. */
+static void test_price_ring(void **state) {
+    (void)state;
+    enum { SLOTS = 4, ROWS = 3 };
+    double price[SLOTS * ROWS];
+    unsigned long gen[SLOTS] = {0};
+    papc_price_ring ring = {SLOTS, ROWS, price, gen};
+    double mean[ROWS];
+    /* view 1: row 2 no candidate */
+    double v1[ROWS] = {10, 20, NAN};
+    papc_price_ring_keep(&ring, 1, v1);
+    assert_int_equal(papc_price_ring_mean(&ring, 1, 4, v1, mean), 1);
+    assert_true(mean[0] == 10 && mean[1] == 20 && isnan(mean[2]));
+    /* view 2; kept twice (a second choice at the same view) */
+    double v2[ROWS] = {30, 10, 5};
+    papc_price_ring_keep(&ring, 2, v2);
+    papc_price_ring_keep(&ring, 2, v2);
+    assert_int_equal(papc_price_ring_mean(&ring, 2, 4, v2, mean), 2);
+    assert_true(mean[0] == 20 && mean[1] == 15 && mean[2] == 5);
+    /* k = 1: the latest alone; k = 2 over views 1-2 */
+    assert_int_equal(papc_price_ring_mean(&ring, 2, 1, v2, mean), 1);
+    assert_true(mean[0] == 30 && mean[1] == 10);
+    /* view 3 not priced (the floor kept the classic row), view 4 is:
+     * with k = 2 the window is views 3-4, so view 4 alone counts */
+    double v4[ROWS] = {50, 40, NAN};
+    papc_price_ring_keep(&ring, 4, v4);
+    assert_int_equal(papc_price_ring_mean(&ring, 4, 2, v4, mean), 1);
+    assert_true(mean[0] == 50 && mean[1] == 40 && isnan(mean[2]));
+    assert_int_equal(papc_price_ring_mean(&ring, 4, 4, v4, mean), 3);
+    assert_true(fabs(mean[0] - 30) < 1e-12 && fabs(mean[1] - 70.0 / 3) < 1e-12);
+    /* view 5 overwrites view 1's slot (4 slots): views 2, 4, 5 */
+    double v5[ROWS] = {20, 20, 20};
+    papc_price_ring_keep(&ring, 5, v5);
+    assert_int_equal(papc_price_ring_mean(&ring, 5, 16, v5, mean), 3);
+    assert_true(fabs(mean[0] - 100.0 / 3) < 1e-12 &&
+                fabs(mean[1] - 70.0 / 3) < 1e-12 &&
+                fabs(mean[2] - 12.5) < 1e-12);
+    /* no ring: the latest alone */
+    papc_price_ring none = {0, ROWS, NULL, NULL};
+    assert_int_equal(papc_price_ring_mean(&none, 5, 4, v5, mean), 1);
+    assert_true(mean[0] == 20);
+}
+
 /* The choice among rows (papc_arrival_pick): noise keeps the size-based
  * row, the least ē wins among the classic rows, an arrival-aware one only
  * by the margin. */
@@ -915,6 +961,7 @@ int main(void) {
         cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_papers_claims),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_price_ring),
         cmocka_unit_test(test_fast_at_large_P),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
