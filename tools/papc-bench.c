@@ -268,7 +268,8 @@ static void usage(void) {
 "      --alpha S --beta S_PER_BYTE   model of the ideal bound (default: fit\n"
 "                         by a ping-pong of ranks 0 and 1)\n"
 "      --trace FILE       every iteration's arrival and finish per rank\n"
-"                         (CSV: where a slow iteration spent its time)\n"
+"                         (CSV: where a slow iteration spent its time;\n"
+"                         for auto rows also what each rank's call ran)\n"
 "      --csv FILE, --json FILE       one row per (coll, algorithm, size,\n"
 "                         mode, delay) with a header of machine, MPI, command;\n"
 "                         column ran: what auto/auto_classic ran, as\n"
@@ -761,15 +762,21 @@ typedef struct rec { double a, f, bad, mono, ran; } rec_t;
 
 /* One --trace row per rank of a measured iteration: arrival and finish in
  * ms after the first arrival, so a slow iteration shows who was late and
- * who finished late. */
+ * who finished late; for the plain-call rows also what that rank's call
+ * ran, so a slow iteration of auto shows which choice it paid for. */
 static void trace_iteration(papc_collective c, const alg_t *a, int count,
                             int mode, double max_ms, int iter,
                             const rec_t *all, double lo) {
-    for (int p = 0; p < nprocs; p++)
-        fprintf(g_trace, "%s,%s,%d,%s,%g,%d,%d,%.3f,%.3f\n",
+    for (int p = 0; p < nprocs; p++) {
+        int ran = (int)all[p].ran;
+        const papc_algorithm_info *info =
+            is_plain(a) && ran >= 0 ? papc_algorithm_get(c, ran) : NULL;
+        fprintf(g_trace, "%s,%s,%d,%s,%g,%d,%d,%.3f,%.3f,%s\n",
                 papc_collective_name(c), a->name, count,
                 mode == MODE_ONE ? "one-late" : "rand-late", max_ms, iter, p,
-                (all[p].a - lo) * 1e3, (all[p].f - lo) * 1e3);
+                (all[p].a - lo) * 1e3, (all[p].f - lo) * 1e3,
+                info ? info->name : "");
+    }
 }
 
 /* Counts what the plain call ran in one iteration: counts[nreg + 1] when
@@ -1257,7 +1264,7 @@ int main(int argc, char **argv) {
         if (o.trace) {
             g_trace = open_out(o.trace);
             fprintf(g_trace, "coll,algorithm,count,mode,max_delay_ms,"
-                             "iteration,rank,arrive_ms,finish_ms\n");
+                             "iteration,rank,arrive_ms,finish_ms,ran\n");
         }
         printf("# " PROG ": %s; P = %d, root %d; compute %g ms, progress "
                "%s, monitor %s; %d iterations (+%d warm-up), seed %llu\n",
