@@ -56,6 +56,7 @@
 #include "model/arrival_model.h"
 
 #define ARRIVAL_MIN_BYTES 16384
+#define ARRIVAL_VIEWS_DEFAULT 4
 
 static int weighed(papc_collective coll) {
     return coll == PAPC_GATHER || coll == PAPC_SCATTER ||
@@ -133,8 +134,9 @@ static void say(const papc_call *c, const candidate *won,
             classic->row->info.name, classic->mean * 1e3);
 }
 
-/* PAPC_ARRIVAL_VIEWS=k (1-16): each row is priced at the mean of its
- * predicted ē over the site's latest k views, not the latest alone.  Why:
+/* PAPC_ARRIVAL_VIEWS=k (1-16, default 4): each row is priced at the mean
+ * of its predicted ē over the site's latest k views, not the latest alone.
+ * Why:
  * under random lateness the latest view is one draw, and two rows whose
  * models lie within a few per cent swap places from draw to draw (the
  * emulated cluster's sweeps: gather ran bsls 7 and sls 3-4 of 12 calls
@@ -150,7 +152,7 @@ static int views_weighed(void) {
     static int n = -1;
     if (n < 0) {
         const char *v = getenv("PAPC_ARRIVAL_VIEWS");
-        n = v && *v ? atoi(v) : 1;
+        n = v && *v ? atoi(v) : ARRIVAL_VIEWS_DEFAULT;
         if (n < 1) n = 1;
         if (n > ARR_PRICED) n = ARR_PRICED;
     }
