@@ -23,7 +23,9 @@
  * decision was received before that call returned; the rest of the input
  * (the agreed profile or the monitor's agreed α, β, the call's size, P,
  * root, op class, the environment that must be equal on every rank) is
- * the same on every rank, and the evaluation is deterministic.  The
+ * the same on every rank, and the evaluation is deterministic.  A row's
+ * price is its mean over the site's latest k views (views_weighed, below),
+ * each view's prices kept at the site by every rank alike.  The
  * price: one call of lag (the offsets describe the previous iteration's
  * prediction, which is what an iterative program repeats), and P - 1
  * small messages from the decider per call.
