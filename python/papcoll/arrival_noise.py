@@ -15,7 +15,11 @@ This module measures that floor from the sweep's own iterations:
   - paired: papc-bench runs every row once per iteration under the same
     arrivals, so the median over iterations of auto's ē / the best row's
     ē of the same iteration is a measure that one stalled iteration does
-    not move.
+    not move;
+  - choices (traces with the `ran` column, what each rank's plain call
+    ran): auto's choice of every iteration priced at what that row cost
+    when run by name in the same iteration, so a setting counts as won or
+    lost by its choices alone, whatever noise auto's own runs met.
 
 ē of one iteration = the mean over ranks of (finish - arrival), as
 papc-bench's e columns.
@@ -60,6 +64,52 @@ def read_trace(path):
         (key, {alg: {it: sum(v) / len(v) for it, v in its.items()}
                for alg, its in algs.items()})
         for key, algs in sums.items())
+
+
+def read_ran(path):
+    """{(coll, count, mode, delay): {iteration: row name}}: what the plain
+    call (auto) ran in each iteration, from rank 0's `ran` column; empty
+    when the trace has no such column (papc-bench before the sixth
+    session) or the ranks' rows name nothing."""
+    out = defaultdict(dict)
+    try:
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            if "ran" not in (reader.fieldnames or ()):
+                return {}
+            for row in reader:
+                if row.get("algorithm") != "auto" or row.get("rank") != "0":
+                    continue
+                try:
+                    key = (row["coll"], int(row["count"]), row["mode"],
+                           float(row["max_delay_ms"]))
+                    it = int(row["iteration"])
+                except (TypeError, ValueError):
+                    continue   # read_trace reports malformed rows
+                if row.get("ran"):
+                    out[key][it] = row["ran"]
+    except OSError as err:
+        raise ReportError("%s: %s" % (path, err.strerror or err))
+    return dict(out)
+
+
+def choices_cost(rows, ran):
+    """(mean over iterations of the named ē of the row auto ran in that
+    iteration, best row's mean, best row's name); None when an iteration's
+    row was not run by name (or ran is empty)."""
+    iters = sorted(set.intersection(*(set(v) for v in rows.values())))
+    if not iters or not ran:
+        return None
+    vals = []
+    for i in iters:
+        named = rows.get(ran.get(i), {})
+        if i not in named:
+            return None
+        vals.append(named[i])
+    best_v, best = best_row(rows, iters)
+    if not best_v:
+        return None
+    return sum(vals) / len(vals), best_v, best
 
 
 def traces_beside(csv_paths):
@@ -121,12 +171,18 @@ def noise_floor(trace_paths, limit):
     """Lines of text: the split-half scores and the paired count over the
     delayed settings of the traces."""
     oracle = auto = pairs = paired_ok = settings = 0
+    chosen = chosen_ok = 0
     misses = []
     for path in trace_paths:
+        ran = read_ran(path)
         for key, rows in read_trace(path).items():
             if key[3] <= 0:
                 continue
             settings += 1
+            cc = choices_cost(rows, ran.get(key))
+            if cc is not None:
+                chosen += 1
+                chosen_ok += cc[0] <= limit * cc[1] + 1e-9
             for o, a in split_half(rows, limit):
                 pairs += 1
                 oracle += o
@@ -152,4 +208,10 @@ def noise_floor(trace_paths, limit):
     for m, key, best in sorted(misses, reverse=True):
         lines.append("  paired miss: %s count %s %s %g ms: %.3f x %s" % (
             key[0], key[1], key[2], key[3], m, best))
+    if chosen:
+        lines.append(
+            "choices (auto's row of every iteration at what it cost run by "
+            "name in the same iteration): within %.0f %% in %d of %d "
+            "settings (%.1f %%)" % (pct, chosen_ok, chosen,
+                                    100.0 * chosen_ok / chosen))
     return lines

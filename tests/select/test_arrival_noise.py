@@ -12,6 +12,10 @@ auto 10 > 9.45: miss -> oracle 0 of 2, auto 1 of 2.
 Paired: best over all iterations A (10 < 10.5); auto / A per iteration 1,
 1.04, 1, 1.04 -> median 1.02: within 5 %.
 The delay-0 setting of the same file is not judged.
+Choices (a second file with the `ran` column): auto ran binomial in
+iterations 0 and 2, linear_sync in 1 and 3 -> priced 9, 10, 9, 10: mean
+9.5 against the best's 10: within 5 %; ran binomial throughout -> 10.5:
+within (10.5 <= 10.5); ran nothing by name in one iteration: not judged.
 """
 import os
 import sys
@@ -39,6 +43,56 @@ def trace_text():
                 lines.append("gather,%s,100,rand-late,%g,%d,1,1.000,%.3f"
                              % (alg, delay, it, 1 + e))
     return "\n".join(lines) + "\n"
+
+
+def ran_trace_text(ran_by_iteration):
+    """The delayed setting with the `ran` column; auto's rows name what
+    it ran (both ranks alike), the named rows nothing."""
+    lines = [",".join(an.TRACE_COLUMNS + ("ran",))]
+    for alg, es in SERIES.items():
+        for it, e in enumerate(es):
+            ran = ran_by_iteration[it] if alg == "auto" else ""
+            lines.append("gather,%s,100,rand-late,50,%d,0,0.000,%.3f,%s"
+                         % (alg, it, e, ran))
+            lines.append("gather,%s,100,rand-late,50,%d,1,1.000,%.3f,%s"
+                         % (alg, it, 1 + e, ran))
+    return "\n".join(lines) + "\n"
+
+
+class ChoicesTest(unittest.TestCase):
+    def run_with(self, ran):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "gather.trace.csv")
+            with open(path, "w") as f:
+                f.write(ran_trace_text(ran))
+            key = ("gather", 100, "rand-late", 50.0)
+            rows = an.read_trace(path)[key]
+            cc = an.choices_cost(rows, an.read_ran(path).get(key))
+            return cc, an.noise_floor([path], 1.05)
+
+    def test_alternating(self):
+        cc, lines = self.run_with(["binomial", "linear_sync"] * 2)
+        self.assertAlmostEqual(cc[0], 9.5)
+        self.assertAlmostEqual(cc[1], 10.0)
+        self.assertEqual(cc[2], "linear_sync")
+        self.assertIn("within 5 % in 1 of 1 settings (100.0 %)", lines[-1])
+        self.assertTrue(lines[-1].startswith("choices"))
+
+    def test_one_row(self):
+        cc, _ = self.run_with(["binomial"] * 4)
+        self.assertAlmostEqual(cc[0], 10.5)
+
+    def test_unnamed_row_not_judged(self):
+        cc, lines = self.run_with(["binomial", "ring", "binomial", "ring"])
+        self.assertIsNone(cc)
+        self.assertFalse(any(l.startswith("choices") for l in lines))
+
+    def test_old_trace_has_no_choices(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "gather.trace.csv")
+            with open(path, "w") as f:
+                f.write(trace_text())
+            self.assertEqual(an.read_ran(path), {})
 
 
 class NoiseFloorTest(unittest.TestCase):
