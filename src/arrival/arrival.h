@@ -58,6 +58,9 @@ typedef struct papc_arrival {
     MPI_Request view_req;  /* arrival_view, not AGREED, not the decider:
                               the decision of this epoch, received late */
     double *view_msg;
+    int view_prev_epoch;   /* arrival_view: the site's previous plain call's
+                              epoch (-1: none), whose measured arrivals the
+                              decision carries (dec_measured) */
 } papc_arrival;
 
 /* Marks this rank's arrival at an arrival-aware call and fills *a.  Every

@@ -63,7 +63,8 @@
  *    iteration.  As every rank of an AGREED call sends its notice before
  *    waiting, the decision is always made: no hang.
  *
- * How a decision travels (issue 16).  It is 8(2P + 1) bytes; sent by the
+ * How a decision travels (issue 16).  It is 8(2P + 1) bytes (8(3P + 1)
+ * with PAPC_ARRIVAL_VIEW_MEASURED=1, below); sent by the
  * decider to each of the P - 1 others that is 268 MB from one process per
  * call at P = 4,096.  Two paths, agreed at the monitor's start
  * (PAPC_DECISION_TREE=0 flat, 1 tree, unset: tree above
@@ -361,35 +362,73 @@ static arr_decision *find_decision(int epoch) {
     return NULL;
 }
 
-/* Forms and records the decision of epoch (mu held); NULL: no memory. */
-static arr_decision *decide(int epoch) {
+/* Doubles of a flat decision message: known, order[n], offset[n], and
+ * with dec_measured measured[n]. */
+static int dec_doubles(int n) {
+    return 1 + (papc_mon.dec_measured ? 3 : 2) * n;
+}
+
+/* The arrivals this process (the decider) measured at epoch, as offsets
+ * from the earliest it saw; NAN for a rank whose notice it has not (yet,
+ * or any more: ARR_WINDOW) got.  (mu held) */
+static void measured_offsets(int epoch, double *out) {
+    int n = papc_mon.size;
+    double lo = INFINITY;
+    for (int r = 0; r < n; r++) {
+        arr_slot *s = epoch >= 0 ? papc_arr_slot(r, epoch, 0) : NULL;
+        out[r] = s ? s->arrived : NAN;
+        if (out[r] < lo) lo = out[r];
+    }
+    for (int r = 0; r < n; r++) out[r] -= lo;
+}
+
+static void free_decision(arr_decision *d) {
+    free(d->order);
+    free(d->offset);
+    free(d->measured);
+    free(d);
+}
+
+/* Forms and records the decision of epoch (mu held); prev: the epoch of
+ * the site's previous plain call (-1: none); NULL: no memory. */
+static arr_decision *decide(int epoch, int prev) {
     int n = papc_mon.size;
     arr_decision *d = calloc(1, sizeof *d);
     if (d) {
         d->order = malloc((size_t)n * sizeof *d->order);
         d->offset = malloc((size_t)n * sizeof *d->offset);
+        if (papc_mon.dec_measured)
+            d->measured = malloc((size_t)n * sizeof *d->measured);
     }
-    if (!d || !d->order || !d->offset) {
-        if (d) { free(d->order); free(d->offset); free(d); }
+    if (!d || !d->order || !d->offset ||
+        (papc_mon.dec_measured && !d->measured)) {
+        if (d) free_decision(d);
         return NULL;
     }
     d->epoch = epoch;
     papc_arr_form(epoch, d->order, d->offset, &d->known);
+    if (d->measured) measured_offsets(prev, d->measured);
     d->next = papc_mon.decisions;
     papc_mon.decisions = d;
     return d;
 }
 
-/* The decision as one message: known, order[n], offset[n] (doubles). */
-static double *encode(const arr_decision *d) {
+/* The decision into a flat message m[dec_doubles(n)]: known, order[n],
+ * offset[n] (and measured[n]). */
+static void encode_into(const arr_decision *d, double *m) {
     int n = papc_mon.size;
-    double *m = malloc((size_t)(1 + 2 * n) * sizeof *m);
-    if (!m) return NULL;
     m[0] = d->known;
     for (int i = 0; i < n; i++) {
         m[1 + i] = d->order[i];
         m[1 + n + i] = d->offset[i];
+        if (d->measured) m[1 + 2 * n + i] = d->measured[i];
     }
+}
+
+/* The decision as one flat message (dec_doubles). */
+static double *encode(const arr_decision *d) {
+    double *m = malloc((size_t)dec_doubles(papc_mon.size) * sizeof *m);
+    if (m) encode_into(d, m);
     return m;
 }
 
@@ -398,9 +437,7 @@ static void drop_old_decisions(int before) {
         arr_decision *d = *p;
         if (d->taken && d->epoch < before) {
             *p = d->next;
-            free(d->order);
-            free(d->offset);
-            free(d);
+            free_decision(d);
         } else {
             p = &d->next;
         }
@@ -409,7 +446,9 @@ static void drop_old_decisions(int before) {
 
 /* ---- decisions down the tree (header comment) ----
  *
- * A tree message: epoch, decider, known, order[n], offset[n] (doubles).
+ * A tree message: epoch, decider, then the flat message (known, order[n],
+ * offset[n], with dec_measured measured[n]): from m + 2 on it reads as a
+ * flat one.
  * rx: one record per epoch this process waits for or has received a
  * decision of [mu]: made by the foreground when its call registers the
  * wait (awaited) or by the monitor when the decision comes (msg), removed
@@ -423,7 +462,7 @@ typedef struct dec_rx {
 } dec_rx;
 static dec_rx *rx;
 
-static int tree_doubles(int n) { return 3 + 2 * n; }
+static int tree_doubles(int n) { return 2 + dec_doubles(n); }
 
 static dec_rx *rx_find(int epoch, int create) {
     for (dec_rx *r = rx; r; r = r->next)
@@ -486,11 +525,7 @@ static double *encode_tree(const arr_decision *d) {
     if (!m) return NULL;
     m[0] = d->epoch;
     m[1] = papc_mon.rank;
-    m[2] = d->known;
-    for (int i = 0; i < n; i++) {
-        m[3 + i] = d->order[i];
-        m[3 + n + i] = d->offset[i];
-    }
+    encode_into(d, m + 2);
     return m;
 }
 
@@ -599,9 +634,7 @@ void papc_arr_free_decisions(void) {
     while (papc_mon.decisions) {
         arr_decision *d = papc_mon.decisions;
         papc_mon.decisions = d->next;
-        free(d->order);
-        free(d->offset);
-        free(d);
+        free_decision(d);
     }
     free_rx();
 }
@@ -645,7 +678,7 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
      * its calls before it went on; sending now would break the seal. */
     if (need == PAPC_ORDER_AGREED && epoch >= fg_epoch - ARR_WINDOW / 2 &&
         !find_decision(epoch) && !papc_arr_sealed()) {
-        arr_decision *d = decide(epoch);
+        arr_decision *d = decide(epoch, (int)m[2] - 1);
         if (d) msg = papc_mon.dec_tree ? encode_tree(d) : encode(d);
     }
     papc_tr_unlock();
@@ -655,7 +688,7 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
         free(msg);
         return;
     }
-    int n = papc_mon.size, bytes = (1 + 2 * n) * (int)sizeof *msg;
+    int n = papc_mon.size, bytes = dec_doubles(n) * (int)sizeof *msg;
     for (int r = 0; r < n; r++) {
         if (r == papc_mon.rank) continue;
         double *copy = malloc((size_t)bytes);
@@ -711,21 +744,24 @@ static int send_tree_from_foreground(double *msg) {
 }
 
 /* The decider's side of an AGREED epoch: takes the decision its monitor
- * made at the first notice, or makes it now and sends it to every rank;
- * order, offset [n] and known receive it. */
-static int agreed_as_decider(const papc_call *c, int epoch, int *order,
-                             double *offset, int *known) {
+ * made at the first notice, or makes it now (prev: the site's previous
+ * plain epoch) and sends it to every rank; order, offset [n] and known
+ * receive it, and flat (when not NULL) the whole flat message. */
+static int agreed_as_decider(const papc_call *c, int epoch, int prev,
+                             int *order, double *offset, int *known,
+                             double *flat) {
     int n = c->size;
     double *msg = NULL;
     papc_tr_lock();
     arr_decision *d = find_decision(epoch);
     int mine = d == NULL;
-    if (mine) d = decide(epoch);
+    if (mine) d = decide(epoch, prev);
     if (d) {
         d->taken = 1;
         memcpy(order, d->order, (size_t)n * sizeof *order);
         memcpy(offset, d->offset, (size_t)n * sizeof *offset);
         *known = d->known;
+        if (flat) encode_into(d, flat);
         if (mine) msg = papc_mon.dec_tree ? encode_tree(d) : encode(d);
     }
     papc_tr_unlock();
@@ -741,8 +777,9 @@ static int agreed_as_decider(const papc_call *c, int epoch, int *order,
     int nreq = 0, rc = MPI_SUCCESS;
     for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
         if (r != c->rank) {
-            papc_arr_count(STAT_DECISION, (1 + 2 * n) * (long long)sizeof *msg);
-            rc = MPI_Isend(msg, 1 + 2 * n, MPI_DOUBLE, r, dec_tag(epoch),
+            papc_arr_count(STAT_DECISION,
+                           dec_doubles(n) * (long long)sizeof *msg);
+            rc = MPI_Isend(msg, dec_doubles(n), MPI_DOUBLE, r, dec_tag(epoch),
                            papc_mon.dec, &req[nreq++]);
         }
     if (rc == MPI_SUCCESS) {
@@ -769,17 +806,26 @@ static void from_tree(const double *m, papc_arrival *a) {
 static int agreed_from_decider(const papc_call *c, int decider,
                                papc_arrival *a) {
     int n = c->size;
+    /* A plain call's view of measured arrivals needs the whole message
+     * in end (view_end); otherwise the order and offsets are all. */
+    int keep = c->arrival_view && papc_mon.dec_measured;
     if (papc_mon.dec_tree) {
         double *t = NULL;
         int rc = take_tree(a->epoch, &t);
         if (rc == MPI_SUCCESS) from_tree(t, a);
+        if (rc == MPI_SUCCESS && keep) {
+            a->view_msg = malloc((size_t)dec_doubles(n) * sizeof *t);
+            if (a->view_msg)
+                memcpy(a->view_msg, t + 2, (size_t)dec_doubles(n) * sizeof *t);
+        }
         free(t);
         return rc;
     }
-    double *m = malloc((size_t)(1 + 2 * n) * sizeof *m);
+    double *m = malloc((size_t)dec_doubles(n) * sizeof *m);
     if (!m) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
-    int rc = MPI_Recv(m, 1 + 2 * n, MPI_DOUBLE, papc_tr_dec_source(decider),
-                      dec_tag(a->epoch), papc_mon.dec, MPI_STATUS_IGNORE);
+    int rc = MPI_Recv(m, dec_doubles(n), MPI_DOUBLE,
+                      papc_tr_dec_source(decider), dec_tag(a->epoch),
+                      papc_mon.dec, MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS) {
         a->known = (int)m[0];
         for (int i = 0; i < n; i++) {
@@ -787,7 +833,8 @@ static int agreed_from_decider(const papc_call *c, int decider,
             a->offset[i] = m[1 + n + i];
         }
     }
-    free(m);
+    if (rc == MPI_SUCCESS && keep) a->view_msg = m;
+    else free(m);
     if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "arrival decision");
     return MPI_SUCCESS;
 }
@@ -796,7 +843,13 @@ static int agreed_from_decider(const papc_call *c, int decider,
  *
  * Every rank of a plain call on the served comm takes the agreed decision
  * of its epoch and keeps its offsets at the call site, for the choice of
- * the next call there.  An algorithm that is not AGREED does not wait for
+ * the next call there.  With PAPC_ARRIVAL_VIEW_MEASURED=1 on every rank
+ * (agreed at the monitor's start, papc_mon.dec_measured) the decision also
+ * carries the arrivals its decider MEASURED at the site's previous plain
+ * call -- every rank names that epoch in its notice, and the decider of a
+ * site is always the same rank, which stamped those notices -- and the
+ * site keeps those instead (keep_view_msg): what happened two calls back
+ * rather than what was predicted one call back.  An algorithm that is not AGREED does not wait for
  * the decision before it starts: the decider sends it (from its monitor at
  * the first notice, which every rank sends as AGREED, or from its own
  * begin) and the others post its receive here and complete it in end,
@@ -804,16 +857,17 @@ static int agreed_from_decider(const papc_call *c, int decider,
  * messages from the decider. */
 static int view_begin(const papc_call *c, papc_arrival *a) {
     int n = c->size;
-    a->view_msg = malloc((size_t)(1 + 2 * n) * sizeof *a->view_msg);
+    a->view_msg = malloc((size_t)dec_doubles(n) * sizeof *a->view_msg);
     if (!a->view_msg) return papc_error(MPI_ERR_NO_MEM, "arrival view");
     if (c->rank == a->decider) {
         int *order = malloc((size_t)n * sizeof *order);
-        if (!order) return papc_error(MPI_ERR_NO_MEM, "arrival view");
-        int known = 0;
-        int rc = agreed_as_decider(c, a->epoch, order, a->view_msg + 1 + n,
-                                   &known);
-        a->view_msg[0] = known;
+        double *offset = malloc((size_t)n * sizeof *offset);
+        int known = 0, rc = order && offset
+            ? agreed_as_decider(c, a->epoch, a->view_prev_epoch, order,
+                                offset, &known, a->view_msg)
+            : papc_error(MPI_ERR_NO_MEM, "arrival view");
         free(order);
+        free(offset);
         return rc;
     }
     if (papc_mon.dec_tree) {   /* registered in begin; taken in end */
@@ -821,7 +875,7 @@ static int view_begin(const papc_call *c, papc_arrival *a) {
         a->view_msg = NULL;
         return MPI_SUCCESS;
     }
-    int rc = MPI_Irecv(a->view_msg, 1 + 2 * n, MPI_DOUBLE,
+    int rc = MPI_Irecv(a->view_msg, dec_doubles(n), MPI_DOUBLE,
                        papc_tr_dec_source(a->decider), dec_tag(a->epoch),
                        papc_mon.dec, &a->view_req);
     return rc == MPI_SUCCESS ? MPI_SUCCESS
@@ -873,6 +927,26 @@ static void keep_view(int site, int n, const double *offset, int known) {
         learn_spread(s, n, s->view);
     }
     papc_tr_unlock();
+}
+
+/* Keeps the view a flat decision message gives the site: with
+ * dec_measured the arrivals the decider measured at the site's previous
+ * plain call, when it saw at least two (the view then describes what
+ * happened, two calls back, not what was predicted one call back: a rank
+ * late by more than half its compute is a guess in every decision, and
+ * exact here); else the decided offsets.  The same message on every
+ * rank, so the same view. */
+static void keep_view_msg(int site, int n, const double *flat) {
+    if (papc_mon.dec_measured) {
+        const double *measured = flat + 1 + 2 * n;
+        int seen = 0;
+        for (int r = 0; r < n; r++) seen += isfinite(measured[r]) != 0;
+        if (seen >= 2) {
+            keep_view(site, n, measured, seen);
+            return;
+        }
+    }
+    keep_view(site, n, flat + 1 + n, (int)flat[0]);
 }
 
 double papc_arr_lasting_spread(const papc_call *c, double spread) {
@@ -941,10 +1015,10 @@ static void complete_pending_views(void) {
         if (p->req == MPI_REQUEST_NULL) {
             double *t = NULL;
             if (take_tree(p->epoch, &t) == MPI_SUCCESS)
-                keep_view(p->site, p->n, t + 3 + p->n, (int)t[2]);
+                keep_view_msg(p->site, p->n, t + 2);
             free(t);
         } else if (MPI_Wait(&p->req, MPI_STATUS_IGNORE) == MPI_SUCCESS) {
-            keep_view(p->site, p->n, p->msg + 1 + p->n, (int)p->msg[0]);
+            keep_view_msg(p->site, p->n, p->msg);
         }
         free(p->msg);
         free(p);
@@ -972,7 +1046,7 @@ static void view_end_tree(const papc_call *c, papc_arrival *a, int rc) {
     if (rc != MPI_SUCCESS) {
         abandon_tree(a->epoch);
     } else if (take_tree_now(a->epoch, &t)) {
-        keep_view(a->site, n, t + 3 + n, (int)t[2]);
+        keep_view_msg(a->site, n, t + 2);
         free(t);
     } else {
         pending_view *p = malloc(sizeof *p);
@@ -991,7 +1065,7 @@ static void view_end_tree(const papc_call *c, papc_arrival *a, int rc) {
  * receive is cancelled and the site keeps its old view. */
 static void view_end(const papc_call *c, papc_arrival *a, int rc) {
     int n = c->size;
-    const double *offset = NULL;
+    const double *offset = NULL, *flat = NULL;
     int known = 0;
     if (waits_for_tree(c, a->decider, a->need) &&
         a->need != PAPC_ORDER_AGREED) {
@@ -1008,8 +1082,7 @@ static void view_end(const papc_call *c, papc_arrival *a, int rc) {
         pending_view *p = rc == MPI_SUCCESS && !done ? malloc(sizeof *p)
                                                      : NULL;
         if (done) {
-            offset = a->view_msg + 1 + n;
-            known = (int)a->view_msg[0];
+            flat = a->view_msg;
         } else if (p) {
             *p = (pending_view){NULL, a->view_req, a->view_msg, a->site,
                                 n, a->epoch};
@@ -1022,14 +1095,14 @@ static void view_end(const papc_call *c, papc_arrival *a, int rc) {
             MPI_Wait(&a->view_req, MPI_STATUS_IGNORE);
         }
     } else if (rc == MPI_SUCCESS && a->view_msg) {
-        offset = a->view_msg + 1 + n;           /* the decider's own */
-        known = (int)a->view_msg[0];
+        flat = a->view_msg;   /* the decider's own, or an AGREED call's */
     } else if (rc == MPI_SUCCESS && a->need == PAPC_ORDER_AGREED &&
                a->offset) {
         offset = a->offset;
         known = a->known;
     }
-    if (offset) keep_view(a->site, n, offset, known);
+    if (flat) keep_view_msg(a->site, n, flat);
+    else if (offset) keep_view(a->site, n, offset, known);
     free(a->view_msg);
     a->view_msg = NULL;
 }
@@ -1094,6 +1167,7 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
                        papc_arrival *a) {
     double t = papc_arr_now();
     memset(a, 0, sizeof *a);
+    a->view_prev_epoch = -1;
     a->view_req = MPI_REQUEST_NULL;
     a->size = c->size;
     a->alpha = 0.8e-6;
@@ -1134,6 +1208,11 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
 
     papc_tr_lock();
     a->site = papc_arr_site(c);
+    a->view_prev_epoch = -1;
+    if (c->arrival_view && a->site >= 0) {
+        a->view_prev_epoch = papc_mon.sites[a->site].plain_epoch;
+        papc_mon.sites[a->site].plain_epoch = a->epoch;
+    }
     papc_arr_history_arrive(a->site, t);
     papc_arr_note_decider(a->site, decider);
     if (c->rank == decider) {
@@ -1158,7 +1237,9 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
         /* The plain call's view needs the epoch decided, whatever this
          * rank's algorithm needs. */
         int wire = c->arrival_view ? PAPC_ORDER_AGREED : (int)need;
-        double m[4] = {a->epoch, (double)wire, 0, 0};
+        /* m[2]: the site's previous plain epoch + 1 (0: none), whose
+         * measured arrivals the decision carries (dec_measured). */
+        double m[4] = {a->epoch, (double)wire, a->view_prev_epoch + 1.0, 0};
         papc_arr_count(STAT_NOTICE, sizeof m);
         rc = papc_tr_send_wait(PAPC_TR_CTL, decider, TAG_NOTICE, m,
                                (int)sizeof m);
@@ -1169,9 +1250,13 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
         papc_arr_form(a->epoch, a->order, a->offset, &a->known);
         papc_tr_unlock();
     } else if (rc == MPI_SUCCESS && need == PAPC_ORDER_AGREED) {
+        double *flat = NULL;
+        if (c->rank == decider && c->arrival_view && papc_mon.dec_measured)
+            flat = a->view_msg =
+                malloc((size_t)dec_doubles(c->size) * sizeof *flat);
         rc = c->rank == decider
-                 ? agreed_as_decider(c, a->epoch, a->order, a->offset,
-                                     &a->known)
+                 ? agreed_as_decider(c, a->epoch, a->view_prev_epoch,
+                                     a->order, a->offset, &a->known, flat)
                  : agreed_from_decider(c, decider, a);
     }
     if (rc == MPI_SUCCESS && c->arrival_view && need != PAPC_ORDER_AGREED)

@@ -76,6 +76,7 @@ int papc_arr_site(const papc_call *c) {
     s->root = c->root;
     s->bytes = bytes;
     s->size = c->size;
+    s->plain_epoch = -1;
     papc_mean_init(&s->compute);
     papc_mean_init(&s->guess_err);
     papc_mean_init(&s->spread_err);

@@ -77,6 +77,9 @@ typedef struct arr_decision {
     int known;
     int *order;
     double *offset;
+    double *measured;        /* papc_mon.dec_measured: the arrivals this
+                                decider measured at the site's previous
+                                plain call (offsets; NAN: not seen) */
 } arr_decision;
 
 /* A background message in the mailbox (or waiting for its handler). */
@@ -127,6 +130,8 @@ typedef struct arr_site {
     double *view;
     int view_known;
     unsigned long view_gen;  /* views kept at the site so far (keep_view) */
+    int plain_epoch;         /* epoch of this process' latest plain call
+                                here (-1: none); the same on every rank */
     /* The rows' predicted ē at the site's latest priced views (choose.c,
      * PAPC_ARRIVAL_VIEWS): slot i holds priced_rows values for view
      * generation priced_gen[i] (0: empty).  Written only by the plain
@@ -203,6 +208,9 @@ typedef struct papc_monitor {
     _Atomic long long sent_msgs[STAT_N], sent_bytes[STAT_N];
     _Atomic long long estimates;  /* estimates made (sent to >= 0 peers) */
     _Atomic long long thread_cpu_us; /* [th] the monitor's CPU, sampled */
+    int dec_measured;         /* [ro] decisions also carry the measured
+                                 arrivals of the site's previous plain call
+                                 (PAPC_ARRIVAL_VIEW_MEASURED=1 on every rank) */
     int dec_tree;             /* [ro] AGREED decisions go down the binomial
                                  tree through the monitors (1) or straight
                                  to every foreground (0); agreed at start

@@ -650,11 +650,14 @@ static int mon_start(MPI_Comm priv) {
     /* The same for how decisions travel (exchange.c): the least setting
      * of any rank wins, so every rank uses the same path. */
     const char *w = getenv("PAPC_WARMUP");
-    int want[2] = {!(w && !strcmp(w, "0")),
-                   papc_arr_decision_tree_setting()}, all[2] = {0, 0};
-    rc = PMPI_Allreduce(want, all, 2, MPI_INT, MPI_MIN, papc_mon.data);
+    const char *vm = getenv("PAPC_ARRIVAL_VIEW_MEASURED");
+    int want[3] = {!(w && !strcmp(w, "0")),
+                   papc_arr_decision_tree_setting(),
+                   vm && !strcmp(vm, "1")}, all[3] = {0, 0, 0};
+    rc = PMPI_Allreduce(want, all, 3, MPI_INT, MPI_MIN, papc_mon.data);
     if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "warm-up agreement");
     papc_mon.dec_tree = papc_arr_decision_tree_mode(all[1], size);
+    papc_mon.dec_measured = all[2];
     if (rc == MPI_SUCCESS && all[0]) rc = warm_up(papc_mon.data, rank, size);
     if (rc == MPI_SUCCESS) rc = fit_model(papc_mon.data, rank, size);
     if (rc != MPI_SUCCESS) {
