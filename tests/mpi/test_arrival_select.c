@@ -55,10 +55,16 @@ static char where[128];
         }                                                                     \
     } while (0)
 
+/* The call a rank is in (for a hang's message): the phase, the iteration
+ * and what the plain call ran last; written before each call. */
+static char in_call[256];
+
 static void on_alarm(int sig) {
     (void)sig;
-    static const char msg[] = "FAIL: HANG in test_arrival_select\n";
+    static const char msg[] = "FAIL: HANG in test_arrival_select, in ";
     ssize_t w = write(2, msg, sizeof msg - 1);
+    w = write(2, in_call, strnlen(in_call, sizeof in_call));
+    w = write(2, "\n", 1);
     (void)w;
     _exit(1);
 }
@@ -92,6 +98,10 @@ static void check_agreed(papc_collective coll) {
 /* One call of coll on n ints; compares with native; returns whether an
  * arrival-aware row ran. */
 static int one_call(papc_collective coll, int n, int root, int iter) {
+    const char *last = papc_last_algorithm(coll);
+    snprintf(in_call, sizeof in_call, "rank %d: %s, iteration %d, the "
+             "plain call's previous row %s", rank, where, iter,
+             last ? last : "none");
     int *in = malloc((size_t)n * (size_t)size * sizeof *in);
     int *out = calloc((size_t)n * (size_t)size, sizeof *out);
     int *ref = calloc((size_t)n * (size_t)size, sizeof *ref);
