@@ -93,9 +93,12 @@ def run(args):
         print("\n%s %s %s %s %s ms, iteration %s: r = %.1f ms"
               % (key + (it, r)))
         for x in sorted(ranks, key=lambda x: x["rank"]):
-            print("  rank %3d  arrive %9.1f  finish %9.1f  in call %9.1f"
+            # the plain call's rows name what each rank ran (`ran`)
+            ran = x.get("ran")
+            print("  rank %3d  arrive %9.1f  finish %9.1f  in call %9.1f%s"
                   % (x["rank"], x["arrive_ms"], x["finish_ms"],
-                     x["finish_ms"] - x["arrive_ms"]))
+                     x["finish_ms"] - x["arrive_ms"],
+                     "  ran %s" % ran if ran else ""))
     if over:
         print("\nworst iteration over %g x native's worst: %s" % (
             args.limit, ", ".join("%s %s %s ms (%.2f x)" % (
