@@ -138,9 +138,8 @@ static void say(const papc_call *c, const candidate *won,
 
 /* PAPC_ARRIVAL_VIEWS=k (1-16, default 4): each row is priced at the mean
  * of its predicted ē over the site's latest k views, not the latest alone.
- * Why:
- * under random lateness the latest view is one draw, and two rows whose
- * models lie within a few per cent swap places from draw to draw (the
+ * Why: under random lateness the latest view is one draw, and two rows
+ * whose models lie within a few per cent swap places from draw to draw (the
  * emulated cluster's sweeps: gather ran bsls 7 and sls 3-4 of 12 calls
  * and paid the worse one's ē); the mean over k draws estimates what a
  * row costs on average, which is what a program that repeats the call

@@ -849,11 +849,11 @@ static int agreed_from_decider(const papc_call *c, int decider,
  * call -- every rank names that epoch in its notice, and the decider of a
  * site is always the same rank, which stamped those notices -- and the
  * site keeps those instead (keep_view_msg): what happened two calls back
- * rather than what was predicted one call back.  An algorithm that is not AGREED does not wait for
- * the decision before it starts: the decider sends it (from its monitor at
- * the first notice, which every rank sends as AGREED, or from its own
- * begin) and the others post its receive here and complete it in end,
- * long after it came.  So the view costs no round trip; only P - 1 small
+ * rather than what was predicted one call back.  An algorithm that is not
+ * AGREED does not wait for the decision before it starts: the decider
+ * sends it (from its monitor at the first notice, which every rank sends
+ * as AGREED, or from its own begin) and the others post its receive here
+ * and complete it in end, long after it came.  So the view costs no round trip; only P - 1 small
  * messages from the decider. */
 static int view_begin(const papc_call *c, papc_arrival *a) {
     int n = c->size;
@@ -1136,11 +1136,11 @@ static papc_price_ring site_ring(arr_site *s, int rows) {
     return (papc_price_ring){ARR_PRICED, rows, s->priced, s->priced_gen};
 }
 
-int papc_arr_price_views(const papc_call *c, int rows, int k,
-                         const double *now, double *mean) {
+void papc_arr_price_views(const papc_call *c, int rows, int k,
+                          const double *now, double *mean) {
     if (k <= 1) {
         memcpy(mean, now, (size_t)rows * sizeof *mean);
-        return 1;
+        return;
     }
     papc_tr_lock();
     int site = papc_arr_site(c);
@@ -1150,10 +1150,8 @@ int papc_arr_price_views(const papc_call *c, int rows, int k,
         ring = site_ring(s, rows);
         papc_price_ring_keep(&ring, s->view_gen, now);
     }
-    int span = papc_price_ring_mean(&ring, s ? s->view_gen : 0, k, now,
-                                    mean);
+    papc_price_ring_mean(&ring, s ? s->view_gen : 0, k, now, mean);
     papc_tr_unlock();
-    return span;
 }
 
 int papc_arrival_view(const papc_call *c, double *offset, int *known) {

@@ -271,10 +271,9 @@ int papc_arr_served_quiet(const papc_call *c, int *served);
 int papc_arrival_view(const papc_call *c, double *offset, int *known);
 /* Keeps now[rows] (the rows' predicted ē at c's site's latest view; NAN:
  * no candidate) once per view, and gives in mean[rows] each row's mean over
- * the site's latest k views it was priced at (NAN where now is); returns
- * how many views the means span (>= 1). */
-int papc_arr_price_views(const papc_call *c, int rows, int k,
-                         const double *now, double *mean);
+ * the site's latest k views it was priced at (NAN where now is). */
+void papc_arr_price_views(const papc_call *c, int rows, int k,
+                          const double *now, double *mean);
 /* Cancels the views still waiting for their decision (monitor shutdown,
  * before the duplicates are freed). */
 void papc_arr_drop_pending_views(void);
