@@ -21,8 +21,27 @@
 
 /* ---- the fixed rules (before issue 12) ---- */
 
-/* After Open MPI 4.1's fixed decision rules, simplified. */
-static const char *fixed_choice(papc_collective coll, size_t b,
+/* The ring allreduce's 2(P - 1) steps against Rabenseifner's 2 log2 P,
+ * for the same bytes moved: the ring pays (P - 1 - log2 P) more step
+ * latencies twice, which its pipelining hides only when the vector is long
+ * against them -- b >= 2 (P - 1 - floor(log2 P)) alpha/beta.  alpha/beta
+ * as the emulated 1 Gbit/s cluster measures it at P = 8: Rabenseifner
+ * ahead of the ring up to 64 KiB (1.36 against 2.21 ms), the ring ahead
+ * from 256 KiB (3.67 against 4.37), so alpha/beta lies between 8 and
+ * 32 KiB: 16 KiB (docs/algorithms.md, "Default choice").  P = 8: the ring
+ * from 128 KiB; P = 1,024: from 31.7 MiB.  Before, the rule ran the ring
+ * at P = 1,024 and 256 KiB, 12 x Rabenseifner in SMPI. */
+#define RING_ALPHA_OVER_BETA 16384.0
+
+static int ring_pays(size_t b, int P) {
+    int log2p = 0;
+    while ((2ULL << log2p) <= (unsigned long long)P) log2p++;
+    return (double)b >= 2.0 * (P - 1 - log2p) * RING_ALPHA_OVER_BETA;
+}
+
+/* After Open MPI 4.1's fixed decision rules, simplified; allreduce's ring
+ * only where its latency pays (ring_pays), else MPICH's Rabenseifner. */
+static const char *fixed_choice(papc_collective coll, size_t b, int P,
                                 int commutative, int count_below_p) {
     switch (coll) {
     case PAPC_GATHER: return b >= 6000 ? "linear_sync" : "binomial";
@@ -33,7 +52,7 @@ static const char *fixed_choice(papc_collective coll, size_t b,
     case PAPC_ALLREDUCE:
         if (!commutative || b < 10240 || count_below_p)
             return "recursive_doubling";
-        return "ring";
+        return ring_pays(b, P) ? "ring" : "rabenseifner";
     default: return "basic_linear";
     }
 }
@@ -468,7 +487,7 @@ static void say_choice(const papc_call *c, size_t bytes, int fixed,
 
 static const papc_alg_desc *fixed_row(const papc_call *c, size_t bytes) {
     const papc_alg_desc *a = papc_registry_find(
-        c->coll, fixed_choice(c->coll, bytes, c->commutative,
+        c->coll, fixed_choice(c->coll, bytes, c->size, c->commutative,
                               c->sendcount < c->size));
     return a ? a : papc_registry_row(c->coll, 0);
 }
@@ -633,7 +652,7 @@ int papc_explain(papc_collective coll, int P, size_t bytes,
         int tsize = 1;
         if (dtype != MPI_DATATYPE_NULL) MPI_Type_size(dtype, &tsize);
         size_t elems = tsize > 0 ? bytes / (size_t)tsize : bytes;
-        *chosen = row_index(coll, fixed_choice(coll, bytes, commutative,
+        *chosen = row_index(coll, fixed_choice(coll, bytes, P, commutative,
                                                elems < (size_t)P));
         if (*chosen < max) rows[*chosen].note = "fixed rules";
     }

@@ -164,7 +164,17 @@ static void expect_alg(papc_collective coll, int count, MPI_Op op,
           papc_collective_name(coll), count, got ? got : "(null)", want);
 }
 
-/* The fixed rules of before issue 12 (dispatch's old default_choice). */
+/* The ring allreduce where b >= 2 (P - 1 - floor(log2 P)) x 16 KiB
+ * (select.c's ring_pays): at P = 3 and 4 from 32 KiB, so 3000 ints run
+ * Rabenseifner and 40000 the ring. */
+static int ring_pays(size_t b) {
+    int lg = 0;
+    while ((2 << lg) <= size) lg++;
+    return b >= (size_t)(2 * (size - 1 - lg)) * 16384;
+}
+
+/* The fixed rules of before issue 12 (dispatch's old default_choice),
+ * allreduce's ring only where its 2 (P - 1) latencies pay. */
 static const char *fixed(papc_collective coll, size_t b, int comm) {
     switch (coll) {
     case PAPC_GATHER: return b >= 6000 ? "linear_sync" : "binomial";
@@ -173,7 +183,8 @@ static const char *fixed(papc_collective coll, size_t b, int comm) {
     case PAPC_REDUCE: return comm && b >= 65536 ? "rabenseifner" : "binomial";
     case PAPC_ALLREDUCE:
         return !comm || b < 10240 || b / 4 < (size_t)size
-                   ? "recursive_doubling" : "ring";
+                   ? "recursive_doubling"
+                   : ring_pays(b) ? "ring" : "rabenseifner";
     default: return "basic_linear";
     }
 }
