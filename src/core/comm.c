@@ -71,8 +71,9 @@ static int comm_state(MPI_Comm user, papc_comm_state **out) {
          * allreduce ran before the call's arrival was stamped, so a late
          * process' wait hid in it and the arrival-aware choice saw no
          * one late (docs/scale.md, "At 512-4,096 processes", section 9).
-         * A later profile (papc_profile_load, papc_set_selection) is still
-         * agreed at the next plain call (papc_comm_profile_agreed). */
+         * A later profile (papc_profile_load), or the first model choice
+         * on a comm set up under PAPC_SELECT=fixed, is still agreed at
+         * the next plain call (papc_comm_profile_agreed). */
         unsigned gen;
         uint64_t hash;
         if (papc_select_profile_key(&gen, &hash)) {
