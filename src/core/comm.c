@@ -66,8 +66,8 @@ static int comm_state(MPI_Comm user, papc_comm_state **out) {
             free(s);
             return papc_mpi_error(rc, "MPI_Comm_set_attr");
         }
-        /* The profile is agreed here, beside MPI_Comm_dup (collective and
-         * synchronizing itself), not at the first plain call: there the
+        /* The profile is agreed here, beside MPI_Comm_dup (a collective
+         * itself), not at the first plain call: there the
          * allreduce ran before the call's arrival was stamped, so a late
          * process' wait hid in it and the arrival-aware choice saw no
          * one late (docs/scale.md, "At 512-4,096 processes", section 9).
