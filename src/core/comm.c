@@ -13,6 +13,18 @@ typedef struct papc_comm_state {
 
 static int keyval = MPI_KEYVAL_INVALID;
 
+/* One MAX allreduce of (h, ~h) on s's private comm: a rank sees its own
+ * pair come back only if h is both the largest and the smallest hash, so
+ * every rank reaches the same verdict. */
+static int agree_profile(papc_comm_state *s, unsigned gen, uint64_t hash) {
+    uint64_t mine[2] = {hash, ~hash}, top[2];
+    int rc = PMPI_Allreduce(mine, top, 2, MPI_UINT64_T, MPI_MAX, s->priv);
+    if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "MPI_Allreduce");
+    s->agreed_same = top[0] == mine[0] && top[1] == mine[1];
+    s->agreed_gen = gen;
+    return MPI_SUCCESS;
+}
+
 static int delete_state(MPI_Comm comm, int key, void *attr, void *extra) {
     papc_comm_state *s = attr;
     (void)comm; (void)key; (void)extra;
@@ -54,6 +66,20 @@ static int comm_state(MPI_Comm user, papc_comm_state **out) {
             free(s);
             return papc_mpi_error(rc, "MPI_Comm_set_attr");
         }
+        /* The profile is agreed here, beside MPI_Comm_dup (a collective
+         * itself), not at the first plain call: there the
+         * allreduce ran before the call's arrival was stamped, so a late
+         * process' wait hid in it and the arrival-aware choice saw no
+         * one late (docs/scale.md, "At 512-4,096 processes", section 9).
+         * A later profile (papc_profile_load), or the first model choice
+         * on a comm set up under PAPC_SELECT=fixed, is still agreed at
+         * the next plain call (papc_comm_profile_agreed). */
+        unsigned gen;
+        uint64_t hash;
+        if (papc_select_profile_key(&gen, &hash)) {
+            rc = agree_profile(s, gen, hash);
+            if (rc != MPI_SUCCESS) return rc;
+        }
     }
     *out = s;
     return MPI_SUCCESS;
@@ -76,20 +102,14 @@ int papc_private_comm_peek(MPI_Comm user, MPI_Comm *priv) {
     return MPI_SUCCESS;
 }
 
-/* Every rank contributes (h, ~h) to one MAX allreduce: a rank sees its own
- * pair come back only if h is both the largest and the smallest hash, so
- * every rank reaches the same verdict. */
 int papc_comm_profile_agreed(MPI_Comm user, unsigned gen, uint64_t hash,
                              int *same) {
     papc_comm_state *s = NULL;
     int rc = comm_state(user, &s);
     if (rc != MPI_SUCCESS) return rc;
     if (s->agreed_gen != gen) {
-        uint64_t mine[2] = {hash, ~hash}, top[2];
-        rc = PMPI_Allreduce(mine, top, 2, MPI_UINT64_T, MPI_MAX, s->priv);
-        if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "MPI_Allreduce");
-        s->agreed_same = top[0] == mine[0] && top[1] == mine[1];
-        s->agreed_gen = gen;
+        rc = agree_profile(s, gen, hash);
+        if (rc != MPI_SUCCESS) return rc;
     }
     *same = s->agreed_same;
     return MPI_SUCCESS;

@@ -148,9 +148,14 @@ int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq);
 int papc_private_comm_peek(MPI_Comm user, MPI_Comm *priv);
 /* Checks once per communicator and profile generation, collectively on
  * every rank of user, that every rank has the profile of this hash; *same
- * is the agreed verdict. */
+ * is the agreed verdict.  The first check runs when the private duplicate
+ * is made (the first papcoll call on user), so a plain call agrees again
+ * only after the profile changed. */
 int papc_comm_profile_agreed(MPI_Comm user, unsigned gen, uint64_t hash,
                              int *same);
+/* The generation and hash of this process' profile, loaded if not yet
+ * (select.c); 0 when the fixed rules are in force (nothing to agree). */
+int papc_select_profile_key(unsigned *gen, uint64_t *hash);
 /* Base tag of the seq-th call: messages of different calls never match. */
 int papc_call_tag(unsigned seq);
 

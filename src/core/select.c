@@ -164,6 +164,25 @@ static int fixed_mode(void) {
     return m;
 }
 
+/* The profile generation a choice is keyed on and agreed for, read after
+ * the lazy load.  Read before it (until issue 16, session 7), the first
+ * plain call on a communicator was keyed on generation 1, the load made it
+ * 2, and the second call agreed again: two MPI_Allreduce, each inside a
+ * plain call before its arrival was stamped, so the late process' wait
+ * hid in them and the first two views saw every rank arrive together
+ * (docs/scale.md, "At 512-4,096 processes", section 9). */
+static unsigned current_generation(void) {
+    if (!fixed_mode()) ensure_loaded();
+    return atomic_load_explicit(&generation, memory_order_acquire);
+}
+
+int papc_select_profile_key(unsigned *gen, uint64_t *hash) {
+    if (fixed_mode()) return 0;
+    *gen = current_generation();
+    *hash = profile_hash;
+    return 1;
+}
+
 int papc_set_selection(const char *mode) {
     if (!mode) return papc_error(MPI_ERR_ARG, "selection mode is NULL");
     if (strcmp(mode, "model") == 0) atomic_store(&mode_fixed, 0);
@@ -516,7 +535,7 @@ static int use_model(papc_call *c, unsigned gen) {
 const papc_alg_desc *papc_select(papc_call *c) {
     size_t bytes = papc_call_bytes(c);
     if (!sized_collective(c->coll)) return fixed_row(c, bytes);
-    unsigned gen = atomic_load_explicit(&generation, memory_order_acquire);
+    unsigned gen = current_generation();
     int model = use_model(c, gen);
     int fixed = !model;
     unsigned sclass = size_class(bytes);
@@ -568,7 +587,7 @@ int papc_select_predict_with(const papc_profile *p, const papc_alg_desc *a,
 }
 
 const papc_profile *papc_select_agreed_profile(papc_call *c) {
-    unsigned gen = atomic_load_explicit(&generation, memory_order_acquire);
+    unsigned gen = current_generation();
     return use_model(c, gen) ? profile : NULL;
 }
 
@@ -584,7 +603,7 @@ int papc_select_predict(papc_call *c, const papc_alg_desc *a,
     if (!sized_collective(c->coll) || !a->model) return 0;
     if ((a->info.restrictions & PAPC_RESTRICT_COMMUTATIVE) && !c->commutative)
         return 0;
-    unsigned gen = atomic_load_explicit(&generation, memory_order_acquire);
+    unsigned gen = current_generation();
     size_t bytes = class_size(size_class(papc_call_bytes(c)));
     papc_opclass k = c->op == MPI_OP_NULL ? PAPC_OPCLASS_FLOAT
                                           : op_class(c->op, c->sendtype);
