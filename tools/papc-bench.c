@@ -125,8 +125,13 @@ typedef struct options {
     const char *baseline;
     const char *csv, *json, *trace;
     int no_monitor, no_progress, quiet;
+    int common_start;   /* --common-start: one start time for every rank */
     double alpha, beta; /* < 0: fit */
 } options;
+
+/* --common-start: how far ahead of its barrier exit rank 0 sets the start
+ * (its broadcast must reach every rank first). */
+#define COMMON_START_AHEAD 1e-3
 
 /* Statistics of one (coll, alg, size, mode, delay) row. */
 typedef struct stat5 { double mean, median, min, max, std; } stat5;
@@ -264,6 +269,11 @@ static void usage(void) {
 "      --no-progress      no papc_processing_*/papc_progress calls (an\n"
 "                         uninstrumented program: history predictions)\n"
 "      --no-monitor       no arrival monitor (PAPC_MONITOR=0): no predictions\n"
+"      --common-start     every rank starts its compute phase at one time of\n"
+"                         the global clock (MPI_WTIME_IS_GLOBAL, e.g. SMPI):\n"
+"                         rank 0 sends a start 1 ms ahead, all sleep until\n"
+"                         it; without, each rank starts at its own barrier\n"
+"                         exit (their skew is in a and f)\n"
 "  -r, --root R           root of gather/scatter/bcast/reduce (default 0)\n"
 "      --seed S           seed of data and delays (default 1)\n"
 "      --baseline NAME    compared against in the tables (default native)\n"
@@ -341,6 +351,7 @@ static void parse_options(int argc, char **argv, options *o) {
         if (!strcmp(a, "--per-block")) { o->per_block = 1; continue; }
         if (!strcmp(a, "--no-progress")) { o->no_progress = 1; continue; }
         if (!strcmp(a, "--no-monitor")) { o->no_monitor = 1; continue; }
+        if (!strcmp(a, "--common-start")) { o->common_start = 1; continue; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
         static const char *const valued[] = {
             "-c", "--coll", "-a", "--algorithms", "-m", "--sizes", "-d",
@@ -888,6 +899,16 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
             MPI_Barrier(MPI_COMM_WORLD);
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime(), m0 = mono_now();
+            if (o->common_start) {
+                /* one origin on the global clock: the barrier exits' skew
+                 * (microseconds) would otherwise be part of every a, f */
+                double start = t0 + COMMON_START_AHEAD;
+                PMPI_Bcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                double now = MPI_Wtime();
+                if (now < start) sleep_s(start - now);
+                t0 = start;
+                m0 = mono_now();
+            }
             if (instrument) papc_processing_start();
             sleep_s(o->point * phase);
             if (instrument) papc_progress(o->point);
@@ -1052,7 +1073,10 @@ static void build_meta(const options *o, int argc, char **argv) {
     meta_add("monitor", "%s", o->no_monitor ? "off" : "on");
     meta_add("seed", "%llu", o->seed);
     meta_add("warmup", "%d", o->warmup);
-    meta_add("time_base", "each rank from its own exit of the double barrier");
+    meta_add("time_base", "%s", o->common_start
+             ? "one start time for every rank on the global clock "
+               "(--common-start)"
+             : "each rank from its own exit of the double barrier");
 }
 
 static void skew_text(char *buf, size_t len) {
@@ -1264,6 +1288,13 @@ int main(int argc, char **argv) {
     int *wtg, flag = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &wtg, &flag);
     int wtime_global = flag ? *wtg : 0;
+    if (o.common_start && !wtime_global) {
+        if (rank == 0)
+            fprintf(stderr, PROG ": --common-start needs a global clock "
+                    "(MPI_WTIME_IS_GLOBAL is 0 here)\n");
+        MPI_Finalize();
+        return 2;
+    }
 
     if (o.no_monitor) setenv("PAPC_MONITOR", "0", 1);
     /* what auto runs with, and what auto_classic restores */

@@ -21,13 +21,20 @@
 
 /* ---- the fixed rules (before issue 12) ---- */
 
-/* After Open MPI 4.1's fixed decision rules, simplified. */
+/* After Open MPI 4.1's fixed decision rules, simplified.  bcast above 16
+ * processes: knomial below 16 KiB, binomial from there (Open MPI 4.1's
+ * rules take knomial for most sizes from 32 processes): the breadth-first
+ * binary trees of split_binary put nearly every edge across nodes when
+ * consecutive ranks share one, 4.6-12.5 x binomial from 16 KiB at
+ * P = 32-512 with 16 ranks per node in SMPI (docs/scale.md section 10). */
 static const char *fixed_choice(papc_collective coll, size_t b,
-                                int commutative, int count_below_p) {
+                                int commutative, int count_below_p, int P) {
     switch (coll) {
     case PAPC_GATHER: return b >= 6000 ? "linear_sync" : "binomial";
     case PAPC_SCATTER: return b < 2048 ? "binomial" : "basic_linear";
-    case PAPC_BCAST: return b < 12288 ? "binomial" : "split_binary";
+    case PAPC_BCAST:
+        if (P > 16) return b < 16384 ? "knomial" : "binomial";
+        return b < 12288 ? "binomial" : "split_binary";
     case PAPC_REDUCE:
         return commutative && b >= 65536 ? "rabenseifner" : "binomial";
     case PAPC_ALLREDUCE:
@@ -469,7 +476,7 @@ static void say_choice(const papc_call *c, size_t bytes, int fixed,
 static const papc_alg_desc *fixed_row(const papc_call *c, size_t bytes) {
     const papc_alg_desc *a = papc_registry_find(
         c->coll, fixed_choice(c->coll, bytes, c->commutative,
-                              c->sendcount < c->size));
+                              c->sendcount < c->size, c->size));
     return a ? a : papc_registry_row(c->coll, 0);
 }
 
@@ -634,7 +641,7 @@ int papc_explain(papc_collective coll, int P, size_t bytes,
         if (dtype != MPI_DATATYPE_NULL) MPI_Type_size(dtype, &tsize);
         size_t elems = tsize > 0 ? bytes / (size_t)tsize : bytes;
         *chosen = row_index(coll, fixed_choice(coll, bytes, commutative,
-                                               elems < (size_t)P));
+                                               elems < (size_t)P, P));
         if (*chosen < max) rows[*chosen].note = "fixed rules";
     }
     return MPI_SUCCESS;
