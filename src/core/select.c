@@ -26,7 +26,8 @@
  * rules take knomial for most sizes from 32 processes): the breadth-first
  * binary trees of split_binary put nearly every edge across nodes when
  * consecutive ranks share one, 4.6-12.5 x binomial from 16 KiB at
- * P = 32-512 with 16 ranks per node in SMPI (docs/scale.md section 10). */
+ * P = 32-1,024 with 16 ranks per node in SMPI (docs/scale.md section 10);
+ * 16384 is a size-class bound, as 12288 is, so a cached choice holds. */
 static const char *fixed_choice(papc_collective coll, size_t b,
                                 int commutative, int count_below_p, int P) {
     switch (coll) {
