@@ -25,6 +25,12 @@
  *             P-1 blocks back to back, d_last = a_root + (P-1) c, and in
  *             arrival order every receiver exits at max(a_i, d_i), so
  *             ideal = max(a_root + (P-1) c, max a) - min a.
+ *  bcast:     the message exists from the root's arrival and every other
+ *             process must receive it (m bytes, c) after that: ideal =
+ *             max(a_root + c, max a) - min a.  A tree's later rounds (a
+ *             process forwards one message at a time) are ignored, so it
+ *             is loose by up to (ceil(log2 P) - 1) c with balanced
+ *             arrivals (less with segments).
  *  reduce:    let L be the last non-root arriver.  Every element of the
  *             root's result depends on L's element, which exists only
  *             from a_L, so m bytes produced after a_L must cross the
@@ -40,7 +46,7 @@
  *             bound of a balanced allreduce (2 (P-1)/P m beta for
  *             bandwidth-optimal algorithms), so it is loose at small
  *             delays and the relevant limit at large ones.
- * P = 1: 0 for all four.
+ * P = 1: 0 for all five.
  */
 #ifndef PAPC_BENCH_IDEAL_H
 #define PAPC_BENCH_IDEAL_H
@@ -82,6 +88,15 @@ static inline double bench_ideal_scatter(int P, int root, const double *a,
                                          double c) {
     if (P <= 1) return 0;
     double end = a[root] + (P - 1) * c, last = bench_ideal_max(a, P);
+    if (last > end) end = last;
+    return end - bench_ideal_min(a, P);
+}
+
+/* c: alpha + message_bytes * beta. */
+static inline double bench_ideal_bcast(int P, int root, const double *a,
+                                       double c) {
+    if (P <= 1) return 0;
+    double end = a[root] + c, last = bench_ideal_max(a, P);
     if (last > end) end = last;
     return end - bench_ideal_min(a, P);
 }

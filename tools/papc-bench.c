@@ -22,7 +22,7 @@
  *     sleep((1 - point) * T); papc_processing_end() with
  *     T = compute time + this rank's delay; t_a = MPI_Wtime(); the
  *     collective; t_f = MPI_Wtime(); the check against the reference
- *     (bit for bit: gather/scatter data are random floats, allreduce data
+ *     (bit for bit: gather/scatter/bcast data are random floats, allreduce data
  *     integer-valued floats small enough that every partial sum is exact in
  *     any order); (t_a - t0, t_f - t0, check) go to rank 0 (MPI_Gather,
  *     outside the timed part).
@@ -125,8 +125,13 @@ typedef struct options {
     const char *baseline;
     const char *csv, *json, *trace;
     int no_monitor, no_progress, quiet;
+    int common_start;   /* --common-start: one start time for every rank */
     double alpha, beta; /* < 0: fit */
 } options;
+
+/* --common-start: how far ahead of its barrier exit rank 0 sets the start
+ * (its broadcast must reach every rank first). */
+#define COMMON_START_AHEAD 1e-3
 
 /* Statistics of one (coll, alg, size, mode, delay) row. */
 typedef struct stat5 { double mean, median, min, max, std; } stat5;
@@ -235,8 +240,8 @@ static void usage(void) {
 "Emulates an iterative application (compute, then a collective) with late\n"
 "processes and compares algorithms by run time r = max f - min a and average\n"
 "elapsed time e = mean(f - a), against the ideal bound.\n"
-"  -c, --coll LIST        gather, scatter, reduce, allreduce (comma list;\n"
-"                         default gather)\n"
+"  -c, --coll LIST        gather, scatter, bcast, reduce, allreduce (comma\n"
+"                         list; default gather)\n"
 "  -a, --algorithms LIST  names or aliases (papc-info --algorithms), native\n"
 "                         (the MPI library's own call, PMPI_<Coll>), auto\n"
 "                         (papcoll's plain call: the library's choice) and\n"
@@ -247,11 +252,13 @@ static void usage(void) {
 "                         A name serves every listed collective that has it.\n"
 "                         Default: gather native,linear_sync,sls,bsls;\n"
 "                         scatter native,basic_linear,slin,bsln;\n"
+"                         bcast native,binomial,knomial,split_binary;\n"
 "                         reduce native,binomial,rabenseifner,radix_k,ring,\n"
 "                         clairvoyant; allreduce native,ring,prr,slt\n"
 "  -m, --sizes LIST       floats, K/Ki = 1024, M/Mi = 1048576 (default 256Ki);\n"
 "                         the total vector as in the papers: gather/scatter\n"
-"                         blocks of size/P per process, (all)reduce the vector\n"
+"                         blocks of size/P per process, bcast and (all)reduce\n"
+"                         the vector\n"
 "      --per-block        -m gives the floats of one process' block instead\n"
 "  -d, --delays LIST      maximum delays in ms (default 0,10,50)\n"
 "      --mode M           one-late | rand-late | both (default rand-late)\n"
@@ -262,7 +269,12 @@ static void usage(void) {
 "      --no-progress      no papc_processing_*/papc_progress calls (an\n"
 "                         uninstrumented program: history predictions)\n"
 "      --no-monitor       no arrival monitor (PAPC_MONITOR=0): no predictions\n"
-"  -r, --root R           root of gather/scatter/reduce (default 0)\n"
+"      --common-start     every rank starts its compute phase at one time of\n"
+"                         the global clock (MPI_WTIME_IS_GLOBAL, e.g. SMPI):\n"
+"                         rank 0 sends a start 1 ms ahead, all sleep until\n"
+"                         it; without, each rank starts at its own barrier\n"
+"                         exit (their skew is in a and f)\n"
+"  -r, --root R           root of gather/scatter/bcast/reduce (default 0)\n"
 "      --seed S           seed of data and delays (default 1)\n"
 "      --baseline NAME    compared against in the tables (default native)\n"
 "      --alpha S --beta S_PER_BYTE   model of the ideal bound (default: fit\n"
@@ -308,13 +320,14 @@ static int split_list(const char *list, char **out, int max) {
 }
 
 static int bench_supports(int c) {
-    return c == PAPC_GATHER || c == PAPC_SCATTER || c == PAPC_REDUCE ||
-           c == PAPC_ALLREDUCE;
+    return c == PAPC_GATHER || c == PAPC_SCATTER || c == PAPC_BCAST ||
+           c == PAPC_REDUCE || c == PAPC_ALLREDUCE;
 }
 
-/* A vector collective: -m is the vector, every rank sends all of it. */
+/* A vector collective: -m is the vector (every rank sends all of it, or,
+ * bcast, receives all of it). */
 static int whole_vector(papc_collective c) {
-    return c == PAPC_REDUCE || c == PAPC_ALLREDUCE;
+    return c == PAPC_BCAST || c == PAPC_REDUCE || c == PAPC_ALLREDUCE;
 }
 
 static void parse_options(int argc, char **argv, options *o) {
@@ -338,6 +351,7 @@ static void parse_options(int argc, char **argv, options *o) {
         if (!strcmp(a, "--per-block")) { o->per_block = 1; continue; }
         if (!strcmp(a, "--no-progress")) { o->no_progress = 1; continue; }
         if (!strcmp(a, "--no-monitor")) { o->no_monitor = 1; continue; }
+        if (!strcmp(a, "--common-start")) { o->common_start = 1; continue; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
         static const char *const valued[] = {
             "-c", "--coll", "-a", "--algorithms", "-m", "--sizes", "-d",
@@ -363,8 +377,8 @@ static void parse_options(int argc, char **argv, options *o) {
                 head[n] = '\0';
                 c = papc_collective_from_name(head);
                 if (!bench_supports(c))
-                    die_usage("'%s': papc-bench runs gather, scatter, reduce "
-                              "and allreduce", v);
+                    die_usage("'%s': papc-bench runs gather, scatter, "
+                              "bcast, reduce and allreduce", v);
                 v = colon + 1;
             }
             o->alists[o->nalists].coll = c;
@@ -414,7 +428,7 @@ static void parse_options(int argc, char **argv, options *o) {
         int c = papc_collective_from_name(items[k]);
         if (!bench_supports(c))
             die_usage("collective '%s': papc-bench runs gather, scatter, "
-                      "reduce and allreduce", items[k]);
+                      "bcast, reduce and allreduce", items[k]);
         int dup = 0;
         for (int j = 0; j < o->ncolls; j++) dup |= o->colls[j] == (papc_collective)c;
         if (!dup) o->colls[o->ncolls++] = (papc_collective)c;
@@ -454,6 +468,7 @@ static const char *default_algs(papc_collective c) {
     switch (c) {
     case PAPC_GATHER: return "native,linear_sync,sls,bsls";
     case PAPC_SCATTER: return "native,basic_linear,slin,bsln";
+    case PAPC_BCAST: return "native,binomial,knomial,split_binary";
     /* clairvoyant-reduce.md Sect. 6's line-up: MPI, BNOM, RAB, RXX, RING. */
     case PAPC_REDUCE: return "native,binomial,rabenseifner,radix_k,ring,clairvoyant";
     default: return "native,ring,prr,slt";
@@ -667,6 +682,12 @@ static void bufs_alloc(bufs_t *b, papc_collective c, int count, int root) {
         b->recv_len = rank == root ? n : 0;
         b->has_result = rank == root;
         break;
+    case PAPC_BCAST: /* send: the root's message; recv: the buffer (the
+                        root's must come back unchanged) */
+        b->send_len = rank == root ? n : 0;
+        b->recv_len = n;
+        b->has_result = 1;
+        break;
     default:
         b->send_len = b->recv_len = n;
         b->has_result = 1;
@@ -682,7 +703,8 @@ static void bufs_free(bufs_t *b) {
     free(b->ref);
 }
 
-/* Fresh data for iteration it: random floats in [0, 1) for gather/scatter;
+/* Fresh data for iteration it: random floats in [0, 1) for gather/scatter
+ * and bcast;
  * integers in [-k, k] for (all)reduce with P k < 2^24, so every partial sum
  * is exact and any reduction order gives the same bits. */
 static void fill_data(bufs_t *b, papc_collective c, const options *o, int it) {
@@ -696,6 +718,14 @@ static void fill_data(bufs_t *b, papc_collective c, const options *o, int it) {
         for (size_t i = 0; i < b->send_len; i++)
             b->send[i] = (float)rng_unit(&s);
     }
+}
+
+/* bcast: the root's buffer holds its message before the call (outside the
+ * timed part); the others' buffers are as the caller left them. */
+static void bcast_prepare(papc_collective c, const bufs_t *b, float *out,
+                          int root) {
+    if (c == PAPC_BCAST && rank == root)
+        memcpy(out, b->send, b->send_len * sizeof(float));
 }
 
 /* One call of algorithm a.  native goes by its PMPI_ name: MPI's own
@@ -719,6 +749,12 @@ static int run_coll(papc_collective c, const alg_t *a, bufs_t *b, float *out,
             ? papc_scatter(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT, root, w)
             : papc_scatter_alg(b->send, n, MPI_FLOAT, out, n, MPI_FLOAT,
                                root, w, a->name);
+    case PAPC_BCAST: /* out: set by bcast_prepare */
+        return a->kind == KIND_NATIVE
+            ? PMPI_Bcast(out, n, MPI_FLOAT, root, w)
+            : plain
+            ? papc_bcast(out, n, MPI_FLOAT, root, w)
+            : papc_bcast_alg(out, n, MPI_FLOAT, root, w, a->name);
     case PAPC_REDUCE:
         return a->kind == KIND_NATIVE
             ? PMPI_Reduce(b->send, out, n, MPI_FLOAT, MPI_SUM, root, w)
@@ -846,6 +882,7 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
         double delay = my_delay(mode, max_ms, o, it);
         double phase = o->compute_ms * 1e-3 + delay;
         fill_data(b, c, o, it);
+        bcast_prepare(c, b, b->ref, o->root);
         int rc = run_coll(c, &native, b, b->ref, o->root);
         if (rc != MPI_SUCCESS) {
             fprintf(stderr, PROG ": rank %d: the native %s failed (%d)\n",
@@ -856,11 +893,22 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
             int ai = (k + it) % nalgs;
             const alg_t *a = &algs[ai];
             memset(b->recv, 0xff, b->recv_len * sizeof(float)); /* NaNs */
+            bcast_prepare(c, b, b->recv, o->root);
             /* every rank switches at the same point of the same call */
             if (a->kind == KIND_AUTO_CLASSIC) papc_set_arrival_selection(0);
             MPI_Barrier(MPI_COMM_WORLD);
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime(), m0 = mono_now();
+            if (o->common_start) {
+                /* one origin on the global clock: the barrier exits' skew
+                 * (microseconds) would otherwise be part of every a, f */
+                double start = t0 + COMMON_START_AHEAD;
+                PMPI_Bcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                double now = MPI_Wtime();
+                if (now < start) sleep_s(start - now);
+                t0 = start;
+                m0 = mono_now();
+            }
             if (instrument) papc_processing_start();
             sleep_s(o->point * phase);
             if (instrument) papc_progress(o->point);
@@ -908,6 +956,8 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
                 ? bench_ideal_gather(nprocs, o->root, arr, cost, tmp)
                 : c == PAPC_SCATTER
                 ? bench_ideal_scatter(nprocs, o->root, arr, cost)
+                : c == PAPC_BCAST
+                ? bench_ideal_bcast(nprocs, o->root, arr, cost)
                 : c == PAPC_REDUCE
                 ? bench_ideal_reduce(nprocs, o->root, arr, cost)
                 : bench_ideal_allreduce(nprocs, arr, cost);
@@ -1023,7 +1073,10 @@ static void build_meta(const options *o, int argc, char **argv) {
     meta_add("monitor", "%s", o->no_monitor ? "off" : "on");
     meta_add("seed", "%llu", o->seed);
     meta_add("warmup", "%d", o->warmup);
-    meta_add("time_base", "each rank from its own exit of the double barrier");
+    meta_add("time_base", "%s", o->common_start
+             ? "one start time for every rank on the global clock "
+               "(--common-start)"
+             : "each rank from its own exit of the double barrier");
 }
 
 static void skew_text(char *buf, size_t len) {
@@ -1235,6 +1288,13 @@ int main(int argc, char **argv) {
     int *wtg, flag = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &wtg, &flag);
     int wtime_global = flag ? *wtg : 0;
+    if (o.common_start && !wtime_global) {
+        if (rank == 0)
+            fprintf(stderr, PROG ": --common-start needs a global clock "
+                    "(MPI_WTIME_IS_GLOBAL is 0 here)\n");
+        MPI_Finalize();
+        return 2;
+    }
 
     if (o.no_monitor) setenv("PAPC_MONITOR", "0", 1);
     /* what auto runs with, and what auto_classic restores */

@@ -75,7 +75,7 @@ OMPI_TO_PAPC = {
     "bcast": {"basic_linear": "basic_linear", "chain": "k_chain",
               "pipeline": "chain", "split_binary_tree": "split_binary",
               "binary_tree": "binary", "binomial": "binomial",
-              "knomial": None, "scatter_allgather": None,
+              "knomial": "knomial", "scatter_allgather": None,
               "scatter_allgather_ring": None},
     "reduce": {"linear": "basic_linear", "binomial": "binomial",
                "rabenseifner": "rabenseifner", "chain": None,

@@ -44,6 +44,7 @@ int papc_bcast_k_chain(const papc_call *c);
 int papc_bcast_binary(const papc_call *c);
 int papc_bcast_split_binary(const papc_call *c);
 int papc_bcast_binomial(const papc_call *c);
+int papc_bcast_knomial(const papc_call *c);
 /* Their cost models (issue 12). */
 papc_terms papc_bcast_basic_linear_model(const papc_model_in *in);
 papc_terms papc_bcast_chain_model(const papc_model_in *in);
@@ -51,6 +52,7 @@ papc_terms papc_bcast_k_chain_model(const papc_model_in *in);
 papc_terms papc_bcast_binary_model(const papc_model_in *in);
 papc_terms papc_bcast_split_binary_model(const papc_model_in *in);
 papc_terms papc_bcast_binomial_model(const papc_model_in *in);
+papc_terms papc_bcast_knomial_model(const papc_model_in *in);
 
 int papc_reduce_basic_linear(const papc_call *c);
 int papc_reduce_binomial(const papc_call *c);

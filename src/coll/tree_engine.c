@@ -97,6 +97,7 @@ static int max_children(papc_tree_kind kind, int k, int size) {
     case PAPC_TREE_KARY: return k < 1 ? 1 : k;
     case PAPC_TREE_BINOMIAL:
     case PAPC_TREE_INORDER_BINOMIAL: return papc_ceil_log2(size) + 1;
+    case PAPC_TREE_KNOMIAL: return papc_knomial_max_children(k, size);
     case PAPC_TREE_LINEAR: break;
     }
     return size;

@@ -21,6 +21,9 @@
 
 /* ---- the fixed rules (before issue 12) ---- */
 
+static unsigned size_class(size_t b);
+static size_t class_size(unsigned k);
+
 /* The ring allreduce's 2(P - 1) steps against Rabenseifner's 2 log2 P,
  * for the same bytes moved: the ring pays (P - 1 - log2 P) more step
  * latencies twice, which its pipelining hides only when the vector is long
@@ -39,14 +42,23 @@ static int ring_pays(size_t b, int P) {
     return (double)b >= 2.0 * (P - 1 - log2p) * RING_ALPHA_OVER_BETA;
 }
 
-/* After Open MPI 4.1's fixed decision rules, simplified; allreduce's ring
- * only where its latency pays (ring_pays), else MPICH's Rabenseifner. */
+/* After Open MPI 4.1's fixed decision rules, simplified.  b is the lower
+ * bound of the call's size class (fixed_row), so every call of a class
+ * gets the row a cached choice holds.  allreduce: the ring only where its
+ * latency pays (ring_pays), else MPICH's Rabenseifner.  bcast above 16
+ * processes: knomial below 16 KiB, binomial from there (Open MPI 4.1's
+ * rules take knomial for most sizes from 32 processes): the breadth-first
+ * binary trees of split_binary put nearly every edge across nodes when
+ * consecutive ranks share one, 4.6-12.5 x binomial from 16 KiB at
+ * P = 32-1,024 with 16 ranks per node in SMPI (docs/scale.md section 10). */
 static const char *fixed_choice(papc_collective coll, size_t b, int P,
                                 int commutative, int count_below_p) {
     switch (coll) {
     case PAPC_GATHER: return b >= 6000 ? "linear_sync" : "binomial";
     case PAPC_SCATTER: return b < 2048 ? "binomial" : "basic_linear";
-    case PAPC_BCAST: return b < 12288 ? "binomial" : "split_binary";
+    case PAPC_BCAST:
+        if (P > 16) return b < 16384 ? "knomial" : "binomial";
+        return b < 12288 ? "binomial" : "split_binary";
     case PAPC_REDUCE:
         return commutative && b >= 65536 ? "rabenseifner" : "binomial";
     case PAPC_ALLREDUCE:
@@ -506,7 +518,8 @@ static void say_choice(const papc_call *c, size_t bytes, int fixed,
 
 static const papc_alg_desc *fixed_row(const papc_call *c, size_t bytes) {
     const papc_alg_desc *a = papc_registry_find(
-        c->coll, fixed_choice(c->coll, bytes, c->size, c->commutative,
+        c->coll, fixed_choice(c->coll, class_size(size_class(bytes)),
+                              c->size, c->commutative,
                               c->sendcount < c->size));
     return a ? a : papc_registry_row(c->coll, 0);
 }
@@ -671,8 +684,9 @@ int papc_explain(papc_collective coll, int P, size_t bytes,
         int tsize = 1;
         if (dtype != MPI_DATATYPE_NULL) MPI_Type_size(dtype, &tsize);
         size_t elems = tsize > 0 ? bytes / (size_t)tsize : bytes;
-        *chosen = row_index(coll, fixed_choice(coll, bytes, P, commutative,
-                                               elems < (size_t)P));
+        *chosen = row_index(coll,
+                            fixed_choice(coll, class_size(size_class(bytes)),
+                                         P, commutative, elems < (size_t)P));
         if (*chosen < max) rows[*chosen].note = "fixed rules";
     }
     return MPI_SUCCESS;

@@ -95,6 +95,61 @@ static int binomial_node(int ascending, int vrank, int size, int *parent,
     return n;
 }
 
+/* ---- k-nomial (topo.h) ---- */
+
+/* k^j of the lowest nonzero base-k digit of vrank >= 1; for the root, the
+ * least power of k >= size (its children lie below it).  long long: with
+ * size < 2^31 and k < 2^31 no product below overflows. */
+static long long knomial_place(int k, int vrank, int size) {
+    long long place = 1;
+    if (vrank == 0) {
+        while (place < size) place *= k;
+        return place;
+    }
+    while ((vrank / place) % k == 0) place *= k;
+    return place;
+}
+
+/* Nodes in the subtree of vrank: the range [vrank, vrank + place) cut at
+ * size. */
+static int knomial_span(int k, int vrank, int size) {
+    if (vrank == 0) return size;
+    long long place = knomial_place(k, vrank, size);
+    return place < size - vrank ? (int)place : size - vrank;
+}
+
+int papc_knomial_max_children(int k, int size) {
+    if (k < 2) k = 2;
+    int levels = 0;
+    for (long long p = 1; p < size; p *= k) levels++;
+    long long n = (long long)(k - 1) * levels;
+    return n < size - 1 ? (int)n : (size > 1 ? size - 1 : 0);
+}
+
+static int knomial_node(int k, int vrank, int size, int *parent,
+                        int *children) {
+    long long place = knomial_place(k, vrank, size);
+    int n = 0;
+    *parent = vrank == 0
+                  ? -1
+                  : (int)(vrank - (vrank / place) % k * place);
+    for (long long m = place / k; m >= 1; m /= k)
+        for (int d = 1; d < k; d++) {
+            long long c = vrank + d * m;
+            if (c >= size) break;
+            children[n++] = (int)c;
+        }
+    /* Largest subtree first (stable): only a cut-short last child of a
+     * level can be smaller than the next level's. */
+    for (int i = 1; i < n; i++) {
+        int c = children[i], s = knomial_span(k, c, size), j = i;
+        for (; j > 0 && knomial_span(k, children[j - 1], size) < s; j--)
+            children[j] = children[j - 1];
+        children[j] = c;
+    }
+    return n;
+}
+
 int papc_tree_node(papc_tree_kind kind, int k, int vrank, int size,
                    int *parent, int *children) {
     if (size <= 1) {
@@ -118,6 +173,8 @@ int papc_tree_node(papc_tree_kind kind, int k, int vrank, int size,
         return binomial_node(0, vrank, size, parent, children);
     case PAPC_TREE_INORDER_BINOMIAL:
         return binomial_node(1, vrank, size, parent, children);
+    case PAPC_TREE_KNOMIAL:
+        return knomial_node(k < 2 ? 2 : k, vrank, size, parent, children);
     }
     *parent = -1;
     return 0;
@@ -144,6 +201,7 @@ int papc_tree_subtree_size(papc_tree_kind kind, int k, int vrank, int size) {
     }
     case PAPC_TREE_BINOMIAL:
     case PAPC_TREE_INORDER_BINOMIAL: return papc_inorder_span(vrank, size);
+    case PAPC_TREE_KNOMIAL: return knomial_span(k < 2 ? 2 : k, vrank, size);
     }
     return 1;
 }

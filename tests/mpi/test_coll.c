@@ -33,6 +33,10 @@
  * Non-roots pass NULL or poisoned counts, displacements and root-side
  * datatype, as MPI allows, so an algorithm that reads them there fails;
  * buffers carry 16 guard bytes before and after; a crash prints the case.
+ *
+ * Usage: test_coll <collective> [algorithm]: with an algorithm name only
+ * that row runs (world and split halves, no plain call, no forcing), e.g.
+ * bcast knomial under other PAPC_KNOMIAL_RADIX values.
  */
 #include <ctype.h>
 #include <signal.h>
@@ -1095,13 +1099,18 @@ static void run_irregular(const coll_desc *cd, MPI_Comm comm,
             }
 }
 
+/* The one algorithm of argv[2], or NULL: all of them and the plain call. */
+static const char *only;
+
 static void run_all(const coll_desc *cd, MPI_Comm comm, const char *name,
                     int on_split) {
     for (int a = 0; a < papc_algorithm_count(cd->coll); a++) {
         const papc_algorithm_info *alg = papc_algorithm_get(cd->coll, a);
+        if (only && strcmp(alg->name, only)) continue;
         run_algorithm(cd, comm, name, alg, on_split);
         if (cd->vector) run_irregular(cd, comm, name, alg, on_split);
     }
+    if (only) return;
     run_algorithm(cd, comm, name, NULL, on_split);
     if (cd->vector) run_irregular(cd, comm, name, NULL, on_split);
 }
@@ -1112,10 +1121,16 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int which = argc > 1 ? papc_collective_from_name(argv[1]) : -1;
-    if (which < 0 || size > MAXP) {
+    /* by name or alias; an unknown one is a usage error, not an empty run */
+    const papc_algorithm_info *one =
+        which >= 0 && argc > 2
+            ? papc_algorithm_find((papc_collective)which, argv[2]) : NULL;
+    only = one ? one->name : NULL;
+    if (which < 0 || size > MAXP || (argc > 2 && !one)) {
         if (rank == 0)
             fprintf(stderr, "usage: test_coll <gather|scatter|bcast|reduce|"
-                    "allreduce|gatherv|scatterv> (P <= %d)\n", MAXP);
+                    "allreduce|gatherv|scatterv> [algorithm] (P <= %d)\n",
+                    MAXP);
         MPI_Finalize();
         return 2;
     }
@@ -1134,7 +1149,7 @@ int main(int argc, char **argv) {
 
     double t0 = MPI_Wtime();
     run_all(cd, MPI_COMM_WORLD, "world", 0);
-    run_forced(cd, MPI_COMM_WORLD);
+    if (!only) run_forced(cd, MPI_COMM_WORLD);
     /* Two halves with reversed rank order, each running its own calls. */
     MPI_Comm half;
     MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, size - rank, &half);

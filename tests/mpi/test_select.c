@@ -189,6 +189,31 @@ static const char *fixed(papc_collective coll, size_t b, int comm) {
     }
 }
 
+/* The fixed bcast rule for P the test cannot run (papc_explain takes any
+ * P): above 16 processes knomial below 16 KiB, binomial from there; at 16
+ * and below binomial below 12 KiB, split_binary from there. */
+static void expect_fixed_bcast_by_p(void) {
+    static const struct { int P; size_t b; const char *want; } cases[] = {
+        {17, 8, "knomial"},          {64, 4096, "knomial"},
+        {512, 16383, "knomial"},     {512, 16384, "binomial"},
+        {1024, 65536, "binomial"},   {17, 1 << 20, "binomial"},
+        {16, 8, "binomial"},         {16, 12288, "split_binary"},
+        {4, 65536, "split_binary"},  {2, 100, "binomial"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        papc_prediction rows[64];
+        int n = 0, chosen = -1;
+        CHECK(papc_explain(PAPC_BCAST, cases[i].P, cases[i].b, MPI_CHAR,
+                           MPI_OP_NULL, rows, 64, &n, &chosen) ==
+                  MPI_SUCCESS, "papc_explain bcast P=%d failed", cases[i].P);
+        const char *got = chosen >= 0 && chosen < n ? rows[chosen].algorithm
+                                                    : "(none)";
+        CHECK(strcmp(got, cases[i].want) == 0,
+              "fixed bcast rule at P=%d, %zu B: %s, want %s", cases[i].P,
+              cases[i].b, got, cases[i].want);
+    }
+}
+
 static const papc_collective colls[] = {PAPC_GATHER, PAPC_SCATTER,
                                         PAPC_BCAST, PAPC_REDUCE,
                                         PAPC_ALLREDUCE};
@@ -249,6 +274,7 @@ int main(int argc, char **argv) {
     CHECK(papc_profile_path() == NULL, "a profile was loaded: %s",
           papc_profile_path());
     expect_fixed_rules();
+    expect_fixed_bcast_by_p();
 
     /* 2. Profile A: its cheap row wins at every size, on every rank. */
     snprintf(where, sizeof where, "profile A");

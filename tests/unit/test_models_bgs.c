@@ -110,6 +110,7 @@ static int set_knobs(void **state) {
     unsetenv("PAPC_SLIN_WINDOW");
     unsetenv("PAPC_ALPHA");
     unsetenv("PAPC_BETA");
+    unsetenv("PAPC_KNOMIAL_RADIX");
     setenv("PAPC_TUW_THRESHOLD", "12288", 1);
     return 0;
 }
@@ -129,6 +130,7 @@ static const named_model all_models[] = {
     {PAPC_BCAST, "binary", papc_bcast_binary_model},
     {PAPC_BCAST, "split_binary", papc_bcast_split_binary_model},
     {PAPC_BCAST, "binomial", papc_bcast_binomial_model},
+    {PAPC_BCAST, "knomial", papc_bcast_knomial_model},
     {PAPC_GATHER, "basic_linear", papc_gather_basic_linear_model},
     {PAPC_GATHER, "linear_sync", papc_gather_linear_sync_model},
     {PAPC_GATHER, "binomial", papc_gather_binomial_model},
@@ -323,8 +325,24 @@ static const hand bcast_split_binary[] = {
     {16, K64, 8192, 8, 90112, 0},    {16, K64, 0, 5, 163840, 0},
 };
 
+/* knomial, radix 4 (the default): H = the spans on the largest-child
+ * path: P = 2, 3, 4: [P] (children span 1); 5: [5] (children 4, 1, 2, 3
+ * span 1); 8: [8, 4] (child 4 spans 4); 16: [16, 4] -> 1, 1, 1, 1, 2, 2. */
+static const hand bcast_knomial[] = {
+    {2, 100, 8192, 1, 100, 0},       {2, K64, 8192, 8, 65536, 0},
+    {2, K64, 0, 1, K64, 0},          {3, 100, 8192, 1, 100, 0},
+    {3, K64, 8192, 8, 65536, 0},     {3, K64, 0, 1, K64, 0},
+    {4, 100, 8192, 1, 100, 0},       {4, K64, 8192, 8, 65536, 0},
+    {4, K64, 0, 1, K64, 0},          {5, 100, 8192, 1, 100, 0},
+    {5, K64, 8192, 8, 65536, 0},     {5, K64, 0, 1, K64, 0},
+    {8, 100, 8192, 2, 200, 0},       {8, K64, 8192, 9, 73728, 0},
+    {8, K64, 0, 2, 131072, 0},       {16, 100, 8192, 2, 200, 0},
+    {16, K64, 8192, 9, 73728, 0},    {16, K64, 0, 2, 131072, 0},
+};
+
 static void test_bcast_by_hand(void **state) {
     (void)state;
+    CHECK(papc_bcast_knomial_model, bcast_knomial);
     CHECK(papc_bcast_basic_linear_model, bcast_basic_linear);
     CHECK(papc_bcast_chain_model, bcast_chain);
     CHECK(papc_bcast_k_chain_model, bcast_k_chain);
@@ -389,6 +407,66 @@ static void test_bcast_segments_and_gamma(void **state) {
     static const hand split_u[] = {{11, 100, 8192, 11.5, 575, 0}};
     check_with("split_binary unpaired", papc_bcast_split_binary_model,
                split_u, 1, EAGER, &steep);
+}
+
+/* knomial under γ(p) = p - 1 and other radices (PAPC_KNOMIAL_RADIX, read
+ * by the model as by the run):
+ *  k = 4, P = 16, 64 KiB / 8 KiB: root 4, 8, 12, 1, 2, 3 (f = 6, γ(7) =
+ *    6), node 4: 5, 6, 7 (γ(4) = 3): (9 + 7*6)(a + 8192 b) = (51, 417792);
+ *  k = 4, P = 64, 100 B: spans 64 (f = 9), 16 (f = 6), 4 (f = 3): (18,
+ *    1800); γ ≡ 1: (3, 300);
+ *  k = 8, P = 16, 100 B: root 8, 1..7 (f = 8), node 8: 9..15 (f = 7):
+ *    γ: (15, 1500), γ ≡ 1: (2, 200); P = 64: spans 64 (f = 14), 8 (f = 7):
+ *    γ ≡ 1 (2, 200);
+ *  k = 3, P = 10, 100 B: root 3, 6, 9, 1, 2 (f = 5), node 3: 4, 5 (f = 2):
+ *    γ: (5 + 2, 700);
+ *  "1", "x", "70000": not a radix: the default 4 (P = 16, 100 B: (2, 200));
+ *  k = 2: the binomial model, P = 1..300, every (m, m_s), both γ. */
+static void test_bcast_knomial(void **state) {
+    (void)state;
+    papc_gamma g = serial_gamma();
+    static const hand k4_g[] = {{16, K64, 8192, 51, 417792, 0},
+                                {64, 100, 8192, 18, 1800, 0}};
+    static const hand k4[] = {{64, 100, 8192, 3, 300, 0}};
+    check_with("knomial k=4 γ", papc_bcast_knomial_model, k4_g, 2, EAGER,
+               &g);
+    CHECK(papc_bcast_knomial_model, k4);
+    setenv("PAPC_KNOMIAL_RADIX", "8", 1);
+    static const hand k8_g[] = {{16, 100, 8192, 15, 1500, 0}};
+    static const hand k8[] = {{16, 100, 8192, 2, 200, 0},
+                              {64, 100, 8192, 2, 200, 0}};
+    check_with("knomial k=8 γ", papc_bcast_knomial_model, k8_g, 1, EAGER,
+               &g);
+    CHECK(papc_bcast_knomial_model, k8);
+    setenv("PAPC_KNOMIAL_RADIX", "3", 1);
+    static const hand k3_g[] = {{10, 100, 8192, 7, 700, 0}};
+    check_with("knomial k=3 γ", papc_bcast_knomial_model, k3_g, 1, EAGER,
+               &g);
+    static const hand k_default[] = {{16, 100, 8192, 2, 200, 0}};
+    const char *bad[] = {"1", "x", "70000", "4x", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv("PAPC_KNOMIAL_RADIX", bad[i], 1);
+        check_with(bad[i], papc_bcast_knomial_model, k_default, 1, EAGER,
+                   NULL);
+    }
+    setenv("PAPC_KNOMIAL_RADIX", "2", 1);
+    double ms[] = {1, 100, 20000, K64, 1048576};
+    double segs[] = {0, 1024, 8192};
+    for (int P = 1; P <= 300; P++)
+        for (size_t i = 0; i < sizeof ms / sizeof *ms; i++)
+            for (size_t j = 0; j < 3; j++)
+                for (int gi = 0; gi < 2; gi++) {
+                    const papc_gamma *gg = gi ? &g : NULL;
+                    papc_terms a = run_model(papc_bcast_knomial_model, P,
+                                             ms[i], segs[j], EAGER, gg);
+                    papc_terms b = run_model(papc_bcast_binomial_model, P,
+                                             ms[i], segs[j], EAGER, gg);
+                    expect_terms("knomial k=2 vs binomial", P, ms[i],
+                                 segs[j], a, b.alpha, b.beta, b.copy);
+                    assert_true(close_to(a.msgs, b.msgs) &&
+                                close_to(a.volume, b.volume));
+                }
+    unsetenv("PAPC_KNOMIAL_RADIX");
 }
 
 /* ---- gather ---------------------------------------------------------------
@@ -890,7 +968,7 @@ static const traffic bcast_linear_traffic[] = {
     {8, K64, 8192, 7, 7 * K64}, /* segsize ignored: 7 msgs, 7 m */
     {3, 100, 0, 2, 200},        /* 2 msgs, 2 x 100 */
 };
-/* chain, k_chain, binary, binomial: every non-root gets n_s segments:
+/* chain, k_chain, binary, binomial, knomial: every non-root gets n_s segments:
  * (P-1) n_s messages, (P-1) m bytes. */
 static const traffic bcast_tree_traffic[] = {
     {8, K64, 8192, 56, 458752},  /* n_s = 8: 7 x 8; 7 x 65536 */
@@ -1023,6 +1101,7 @@ static void test_traffic_by_hand(void **state) {
     CHECK_TRAFFIC(papc_bcast_k_chain_model, bcast_tree_traffic);
     CHECK_TRAFFIC(papc_bcast_binary_model, bcast_tree_traffic);
     CHECK_TRAFFIC(papc_bcast_binomial_model, bcast_tree_traffic);
+    CHECK_TRAFFIC(papc_bcast_knomial_model, bcast_tree_traffic);
     CHECK_TRAFFIC(papc_bcast_split_binary_model, bcast_split_traffic);
     CHECK_TRAFFIC(papc_gather_basic_linear_model, linear_traffic);
     CHECK_TRAFFIC(papc_scatter_basic_linear_model, linear_traffic);
@@ -1154,6 +1233,7 @@ int main(void) {
         cmocka_unit_test_setup(test_single_process, set_knobs),
         cmocka_unit_test_setup(test_bcast_by_hand, set_knobs),
         cmocka_unit_test_setup(test_bcast_segments_and_gamma, set_knobs),
+        cmocka_unit_test_setup(test_bcast_knomial, set_knobs),
         cmocka_unit_test_setup(test_gather_by_hand, set_knobs),
         cmocka_unit_test_setup(test_gather_eager_and_knobs, set_knobs),
         cmocka_unit_test_setup(test_scatter_by_hand, set_knobs),

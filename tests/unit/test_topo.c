@@ -1,7 +1,8 @@
 /*
  * test_topo.c — structural properties of the pure topology builders of
- * src/topo (no MPI): every tree kind at sizes 1..70 and a few big ones,
- * the split-binary pairing, block ranges and the power-of-two helpers.
+ * src/topo (no MPI): every tree kind at sizes 1..70 and a few big ones
+ * (the k-nomial tree also at 1..300 for radix 2..8, rooted anywhere), the
+ * split-binary pairing, block ranges and the power-of-two helpers.
  *
  * Each tree is built once into a `tree` (parent and children of every
  * vrank), checked for being a tree rooted at vrank 0, then checked against
@@ -222,6 +223,59 @@ static void check_inorder_binomial(const tree *t) {
     }
 }
 
+/* Nonzero base-k digits of v: its depth in the k-nomial tree. */
+static int nonzero_digits(int k, int v) {
+    int n = 0;
+    for (; v > 0; v /= k) n += v % k != 0;
+    return n;
+}
+
+/* ceil(log_k n) for n >= 1. */
+static int ceil_log(int k, int n) {
+    int l = 0;
+    for (long long p = 1; p < n; p *= k) l++;
+    return l;
+}
+
+static void check_knomial(const tree *t) {
+    int k = t->k < 2 ? 2 : t->k;
+    int most = papc_knomial_max_children(t->k, t->size), deepest = 0;
+    TREE_CHECK(t, max_depth(t) <= ceil_log(k, t->size),
+               "depth %d > ceil(log_k P) = %d", max_depth(t),
+               ceil_log(k, t->size));
+    for (int v = 0; v < t->size; v++) {
+        int nz = nonzero_digits(k, v);
+        if (nz > deepest) deepest = nz;
+        TREE_CHECK(t, t->depth[v] == nz, "vrank %d at depth %d, has %d "
+                   "nonzero digits", v, t->depth[v], nz);
+        TREE_CHECK(t, t->nchild[v] <= most, "vrank %d has %d > %d children",
+                   v, t->nchild[v], most);
+        /* The parent clears the lowest nonzero digit. */
+        if (v > 0) {
+            long long place = 1;
+            while ((v / place) % k == 0) place *= k;
+            long long want = v - (v / place) % k * place;
+            TREE_CHECK(t, t->parent[v] == want, "parent of %d is %d, want "
+                       "%lld", v, t->parent[v], want);
+        }
+        for (int i = 1; i < t->nchild[v]; i++)
+            TREE_CHECK(t, t->sub[t->child[v][i - 1]] >= t->sub[t->child[v][i]],
+                       "children of %d not largest subtree first", v);
+        /* The subtree of v is the range [v, v + its size). */
+        for (int u = v; u < v + t->sub[v]; u++)
+            TREE_CHECK(t, u < t->size && is_ancestor(t, v, u),
+                       "%d in the range of %d but not in its subtree", u, v);
+    }
+    TREE_CHECK(t, max_depth(t) == deepest, "depth %d, deepest digits %d",
+               max_depth(t), deepest);
+    /* A power of k is exactly log_k P deep (P - 1 has every digit k-1). */
+    long long p = 1;
+    while (p < t->size) p *= k;
+    if (p == t->size)
+        TREE_CHECK(t, max_depth(t) == ceil_log(k, t->size),
+                   "depth %d at a power of k", max_depth(t));
+}
+
 typedef struct kind_case {
     papc_tree_kind kind;
     int k;
@@ -241,6 +295,10 @@ static const kind_case kinds[] = {
     {PAPC_TREE_KARY, 4, check_kary},
     {PAPC_TREE_BINOMIAL, 0, check_binomial},
     {PAPC_TREE_INORDER_BINOMIAL, 0, check_inorder_binomial},
+    {PAPC_TREE_KNOMIAL, 2, check_knomial},
+    {PAPC_TREE_KNOMIAL, 3, check_knomial},
+    {PAPC_TREE_KNOMIAL, 4, check_knomial},
+    {PAPC_TREE_KNOMIAL, 8, check_knomial},
 };
 #define NKINDS ((int)(sizeof kinds / sizeof *kinds))
 
@@ -311,6 +369,106 @@ static void test_tree_shapes(void **state) {
     assert_int_equal(n, 2);
     assert_int_equal(ch[0], 5);
     assert_int_equal(ch[1], 6);
+}
+
+/* The k-nomial tree at P = 1..300 and k = 2..8 (k = 1 and 0 are taken as
+ * 2): a tree with the k-nomial properties, and, rooted anywhere (vranks
+ * mapped to ranks as the engine maps them), every rank reached exactly
+ * once, by its parent; k = 2 is the binomial tree, children in the same
+ * order; a radix >= P is the linear tree. */
+static void test_knomial(void **state) {
+    (void)state;
+    int ch[320], bch[320];
+    for (int size = 1; size <= 300; size++)
+        for (int k = 0; k <= 8; k++) {
+            if (k == 1 && size > 40) continue; /* the same tree as k = 2 */
+            tree t;
+            tree_build(&t, PAPC_TREE_KNOMIAL, k, size);
+            check_subtree_sizes(&t);
+            check_knomial(&t);
+            int roots[] = {0, 1, size / 2, size - 1};
+            for (int r = 0; r < 4; r++) {
+                int root = roots[r] % size;
+                int *reached = calloc((size_t)size, sizeof(int));
+                /* Walk down from the root in real ranks. */
+                int *stack = malloc((size_t)size * sizeof(int)), top = 0;
+                stack[top++] = root;
+                while (top > 0) {
+                    int rank = stack[--top];
+                    if (reached[rank]++) fail_msg("P %d k %d root %d: rank "
+                                                  "%d reached twice", size, k,
+                                                  root, rank);
+                    int v = papc_vrank(rank, root, size);
+                    for (int i = 0; i < t.nchild[v]; i++) {
+                        int c = papc_real_rank(t.child[v][i], root, size);
+                        int vc = papc_vrank(c, root, size);
+                        if (papc_real_rank(t.parent[vc], root, size) != rank)
+                            fail_msg("P %d k %d root %d: child %d of %d has "
+                                     "another parent", size, k, root, c,
+                                     rank);
+                        stack[top++] = c;
+                    }
+                }
+                for (int rank = 0; rank < size; rank++)
+                    if (reached[rank] != 1)
+                        fail_msg("P %d k %d root %d: rank %d reached %d "
+                                 "times", size, k, root, rank, reached[rank]);
+                free(stack);
+                free(reached);
+            }
+            tree_free(&t);
+        }
+    /* k = 2 (and below) is the binomial tree, child for child. */
+    for (int size = 1; size <= 300; size++)
+        for (int v = 0; v < size; v++)
+            for (int k = 0; k <= 2; k++) {
+                int p, bp;
+                int n = papc_tree_node(PAPC_TREE_KNOMIAL, k, v, size, &p, ch);
+                int bn = papc_tree_node(PAPC_TREE_BINOMIAL, 0, v, size, &bp,
+                                        bch);
+                if (n != bn || p != bp || memcmp(ch, bch, n * sizeof *ch))
+                    fail_msg("P %d k %d vrank %d differs from binomial", size,
+                             k, v);
+            }
+    /* A radix >= P: the root has every other rank as its child. */
+    for (int size = 2; size <= 40; size++) {
+        int p, n = papc_tree_node(PAPC_TREE_KNOMIAL, size, 0, size, &p, ch);
+        assert_int_equal(n, size - 1);
+        n = papc_tree_node(PAPC_TREE_KNOMIAL, 1 << 30, 0, size, &p, ch);
+        assert_int_equal(n, size - 1);
+        n = papc_tree_node(PAPC_TREE_KNOMIAL, 1 << 30, size - 1, size, &p,
+                           ch);
+        assert_int_equal(n, 0);
+        assert_int_equal(p, 0);
+    }
+    /* Open MPI's examples (coll_base_topo.c, P = 10): radix 4: 0 -> 4, 8,
+     * 1, 2, 3 and 4 -> 5, 6, 7, 8 -> 9; radix 3: 0 -> 3, 6 (span 3), then
+     * 9 (span 1, listed first by Open MPI), 1, 2; 3 -> 4, 5. */
+    int p, n = papc_tree_node(PAPC_TREE_KNOMIAL, 4, 0, 10, &p, ch);
+    int want4[] = {4, 8, 1, 2, 3};
+    assert_int_equal(n, 5);
+    assert_memory_equal(ch, want4, sizeof want4);
+    n = papc_tree_node(PAPC_TREE_KNOMIAL, 4, 4, 10, &p, ch);
+    assert_int_equal(p, 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(ch[0], 5);
+    assert_int_equal(ch[2], 7);
+    n = papc_tree_node(PAPC_TREE_KNOMIAL, 4, 9, 10, &p, ch);
+    assert_int_equal(p, 8);
+    assert_int_equal(n, 0);
+    n = papc_tree_node(PAPC_TREE_KNOMIAL, 3, 0, 10, &p, ch);
+    int want3[] = {3, 6, 9, 1, 2};
+    assert_int_equal(n, 5);
+    assert_memory_equal(ch, want3, sizeof want3);
+    n = papc_tree_node(PAPC_TREE_KNOMIAL, 3, 3, 10, &p, ch);
+    assert_int_equal(n, 2);
+    assert_int_equal(ch[0], 4);
+    assert_int_equal(ch[1], 5);
+    /* Fan-out bound: (k-1) ceil(log_k P), at most P - 1. */
+    assert_int_equal(papc_knomial_max_children(4, 10), 6);
+    assert_int_equal(papc_knomial_max_children(4, 512), 15);
+    assert_int_equal(papc_knomial_max_children(8, 3), 2);
+    assert_int_equal(papc_knomial_max_children(2, 1), 0);
 }
 
 /* ---- split-binary pairing ---- */
@@ -436,6 +594,7 @@ int main(void) {
         cmocka_unit_test(test_trees_small),
         cmocka_unit_test(test_trees_big),
         cmocka_unit_test(test_tree_shapes),
+        cmocka_unit_test(test_knomial),
         cmocka_unit_test(test_split_binary),
         cmocka_unit_test(test_block_range),
         cmocka_unit_test(test_pof2),

@@ -22,5 +22,9 @@ const papc_alg_desc papc_bcast_algs[] = {
     {{PAPC_BCAST, "binomial", "bnom bmtree", 0, SEG,
       "segmented balanced binomial tree (Open MPI binomial)"},
      papc_bcast_binomial, papc_bcast_binomial_model},
+    {{PAPC_BCAST, "knomial", "kntree kmtree", 0, SEG,
+      "segmented k-nomial tree, radix PAPC_KNOMIAL_RADIX (default 4) (Open "
+      "MPI knomial, MVAPICH2)"},
+     papc_bcast_knomial, papc_bcast_knomial_model},
 };
 const int papc_bcast_nalgs = sizeof papc_bcast_algs / sizeof *papc_bcast_algs;
