@@ -84,6 +84,8 @@ typedef struct options {
     const char *csv;
     const char *profile_in;   /* --profile: skip the experiments */
     const char *arrival_refit; /* --arrival-refit: papc-bench files */
+    const char *arrival_check; /* --arrival-check: papc-bench files */
+    int arrival_anchored;      /* --arrival-form anchored */
     const char *export_ompi, *export_mpich;
     int colls[PAPC_NUM_COLLECTIVES]; /* 1 = tune this collective */
     int procs[MAX_PROCS], nprocs;    /* --procs; 0 = the default design */
@@ -244,6 +246,12 @@ static void usage(void) {
         "                      papc-bench --trace or --csv files of delayed\n"
         "                      settings (comma-separated), write IN plus the\n"
         "                      corrections to OUT (--csv: the points)\n"
+        "  --arrival-form F    first (default: e = a*(model-t0) + c*t0) or\n"
+        "                      anchored (e - w = a*(model-t0-w) + c*t0, w the\n"
+        "                      wait no algorithm avoids; docs/arrival.md)\n"
+        "  --arrival-check LIST  with --profile IN: per setting of the files,\n"
+        "                      the row IN's corrections pick at the measured\n"
+        "                      arrivals against the measured best row\n"
         "  -h, --help          this text\n");
 }
 
@@ -303,7 +311,7 @@ static int parse_options(int argc, char **argv, options *o) {
         }
         static const char *valued[] = {"-o", "--csv", "--profile",
             "--export-ompi", "--export-mpich", "--collectives", "--procs",
-            "--arrival-refit"};
+            "--arrival-refit", "--arrival-check", "--arrival-form"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
             known |= !strcmp(a, valued[k]);
@@ -319,12 +327,27 @@ static int parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--export-ompi")) o->export_ompi = v;
         else if (!strcmp(a, "--export-mpich")) o->export_mpich = v;
         else if (!strcmp(a, "--arrival-refit")) o->arrival_refit = v;
+        else if (!strcmp(a, "--arrival-check")) o->arrival_check = v;
+        else if (!strcmp(a, "--arrival-form")) {
+            if (strcmp(v, "first") && strcmp(v, "anchored")) {
+                if (rank == 0)
+                    fprintf(stderr, "papc-tune: --arrival-form %s: not "
+                            "'anchored' or 'first'\n", v);
+                return -1;
+            }
+            o->arrival_anchored = !strcmp(v, "anchored");
+        }
         else if (!strcmp(a, "--collectives")) {
             if (parse_collectives(v, o)) return -1;
         } else if (!strcmp(a, "--procs")) {
             if (parse_procs(v, o)) return -1;
         }
         i++;
+    }
+    if (o->arrival_check && !o->profile_in) {
+        if (rank == 0)
+            fprintf(stderr, "papc-tune: --arrival-check needs --profile IN\n");
+        return -1;
     }
     if (o->arrival_refit && (!o->profile_in || !o->out)) {
         if (rank == 0)
@@ -1302,6 +1325,38 @@ static int from_profile(const options *o) {
     return code;
 }
 
+/* --arrival-check: rank 0 prints the choices of IN's corrections. */
+static int check_arrival(const options *o) {
+    int code = EXIT_OK;
+    if (rank == 0) {
+        static papc_profile prof;
+        char err[PATH_MAX + 256];
+        ta_set set = {0};
+        if (papc_profile_read(o->profile_in, profile_alg_exists, &prof, err,
+                              sizeof err)) {
+            fprintf(stderr, "papc-tune: %s\n", err);
+            code = EXIT_FAIL;
+        }
+        char *list = strdup(o->arrival_check), *save = NULL;
+        for (char *t = strtok_r(list, ",", &save); t && code == EXIT_OK;
+             t = strtok_r(NULL, ",", &save))
+            if (ta_read_file(t, &prof, &set)) code = EXIT_FAIL;
+        free(list);
+        int within = 0, n = code == EXIT_OK ? ta_check(&set, &prof, &within)
+                                            : 0;
+        if (n < 0) {
+            fprintf(stderr, "papc-tune: out of memory\n");
+            code = EXIT_FAIL;
+        } else if (code == EXIT_OK) {
+            printf("# %s: the pick within 5 %% of the best row in %d of %d "
+                   "settings\n", o->profile_in, within, n);
+        }
+        free(set.pt);
+    }
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return code;
+}
+
 /* --arrival-refit: rank 0 fits the corrections and writes OUT. */
 static int refit_arrival(const options *o) {
     int code = EXIT_OK;
@@ -1332,7 +1387,7 @@ static int refit_arrival(const options *o) {
             fprintf(stderr, "papc-tune: %d delayed calls (%d without a "
                     "model skipped); err = median |e/prediction - 1|\n",
                     set.n, set.skipped);
-            int k = ta_fit_all(&set, &prof, csv);
+            int k = ta_fit_all(&set, &prof, csv, o->arrival_anchored);
             if (k <= 0) {
                 fprintf(stderr, "papc-tune: no correction fitted\n");
                 code = EXIT_FAIL;
@@ -1439,7 +1494,8 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return bad ? EXIT_USAGE : EXIT_OK;
     }
-    int code = o.arrival_refit ? refit_arrival(&o)
+    int code = o.arrival_check ? check_arrival(&o)
+             : o.arrival_refit ? refit_arrival(&o)
                : o.profile_in ? from_profile(&o) : tune(&o);
     MPI_Finalize();
     return code;

@@ -12,7 +12,12 @@
  * fan-in contends.  The model-based-selection paper fits α, β per
  * algorithm because one Hockney pair does not describe them all; here
  * each row gets its own a, c in  ē ≈ a·(ē_model − t0) + c·t0, fitted by
- * the same Huber regression (papc_arrival_fit).
+ * the same Huber regression (papc_arrival_fit).  --arrival-form anchored
+ * fits ē − w ≈ a·(ē_model − t0 − w) + c·t0 instead, w the wait no
+ * algorithm avoids at the measured offsets (papc_arrival_wait_floor), so
+ * that a slope under 1 cannot price a row under that wait; on sweep 4's
+ * held-out traces it chose worse (37 of 48 settings within 5 % against
+ * 40, --arrival-check; docs/performance.md), so it is not the default.
  *
  * Input: papc-bench files of delayed settings (max delay > 0), either
  *   --trace files (coll,algorithm,count,mode,max_delay_ms,iteration,rank,
@@ -51,6 +56,7 @@ typedef struct ta_point {
     int one_late;
     double delay_ms;
     double e, model, t0;   /* measured ē, model ē, balanced t0 (s) */
+    double w;              /* the wait no algorithm avoids (s) */
 } ta_point;
 
 typedef struct ta_set {
@@ -91,10 +97,11 @@ static double ta_bench_delay(unsigned long long seed, int it, int r,
            max_s;
 }
 
-/* The row's model ē and t0 at the offsets; 0 when it has none. */
+/* The row's model ē, t0 and unavoidable wait w at the offsets; 0 when it
+ * has no model. */
 static int ta_model(const papc_profile *prof, const papc_alg_desc *row,
                     int P, double bytes, const double *offset, double *e,
-                    double *t0) {
+                    double *t0, double *w) {
     papc_row_prediction p;
     if (!papc_select_predict_with(prof, row, P,
                                   papc_select_class_bytes((size_t)bytes), 1,
@@ -106,7 +113,8 @@ static int ta_model(const papc_profile *prof, const papc_alg_desc *row,
         p.gamma_op, 1};
     *e = papc_arrival_model_mean(&k);
     *t0 = p.seconds;
-    return *e > 0 && isfinite(*e);
+    *w = papc_arrival_wait_floor(k.collective, P, 0, offset);
+    return *e > 0 && isfinite(*e) && *w >= 0;
 }
 
 /* Splits a CSV line in place; returns the number of fields. */
@@ -155,8 +163,9 @@ static void ta_trace_point(ta_set *s, const papc_profile *prof,
         off[r] = (a[r] - lo) * 1e-3;
         sum += (f[r] - a[r]) * 1e-3;
     }
-    ta_point p = {row, P, bytes, one_late, delay, sum / P, 0, 0};
-    if (p.e > 0 && ta_model(prof, row, P, bytes, off, &p.model, &p.t0))
+    ta_point p = {row, P, bytes, one_late, delay, sum / P, 0, 0, 0};
+    if (p.e > 0 &&
+        ta_model(prof, row, P, bytes, off, &p.model, &p.t0, &p.w))
         ta_add(s, p);
     else
         s->skipped++;
@@ -212,26 +221,29 @@ static int ta_read_trace(FILE *in, const char *path, const papc_profile *prof,
  * the measured iterations' delays. */
 static int ta_summary_model(const papc_profile *prof, const papc_alg_desc *row,
                             int P, double bytes, int one_late, double delay,
-                            const char *cmd, double *e, double *t0) {
+                            const char *cmd, double *e, double *t0,
+                            double *w) {
     double off[TA_MAX_P];
     if (one_late) {
         for (int r = 0; r < P; r++) off[r] = r == 1 ? delay * 1e-3 : 0;
-        return ta_model(prof, row, P, bytes, off, e, t0);
+        return ta_model(prof, row, P, bytes, off, e, t0, w);
     }
     int iters = (int)ta_flag(cmd, "-i", 20), warm = (int)ta_flag(cmd, "-x", 2);
     unsigned long long seed = (unsigned long long)ta_flag(cmd, "--seed", 1);
-    double sum = 0;
+    double sum = 0, wsum = 0;
     for (int it = warm; it < warm + iters; it++) {
-        double lo = INFINITY, one;
+        double lo = INFINITY, one, wone;
         for (int r = 0; r < P; r++) {
             off[r] = ta_bench_delay(seed, it, r, delay * 1e-3);
             lo = off[r] < lo ? off[r] : lo;
         }
         for (int r = 0; r < P; r++) off[r] -= lo;
-        if (!ta_model(prof, row, P, bytes, off, &one, t0)) return 0;
+        if (!ta_model(prof, row, P, bytes, off, &one, t0, &wone)) return 0;
         sum += one;
+        wsum += wone;
     }
     *e = sum / iters;
+    *w = wsum / iters;   /* ē and w are means alike */
     return iters > 0;
 }
 
@@ -260,9 +272,9 @@ static int ta_read_summary(FILE *in, const char *path,
         /* papc_call_bytes: the block for gather/scatter, the vector else */
         double bytes = strtod(f[icount], NULL) * sizeof(float);
         ta_point p = {row, P, bytes, !strcmp(f[im], "one-late"), delay,
-                      strtod(f[ie], NULL) * 1e-3, 0, 0};
+                      strtod(f[ie], NULL) * 1e-3, 0, 0, 0};
         if (p.e > 0 && ta_summary_model(prof, row, P, bytes, p.one_late,
-                                        delay, cmd, &p.model, &p.t0))
+                                        delay, cmd, &p.model, &p.t0, &p.w))
             ta_add(s, p);
         else
             s->skipped++;
@@ -315,7 +327,8 @@ static double ta_median_err(const ta_set *s, const ta_point *first,
         if (ta_same_row(&s->pt[i], first))
             v[n++] = fabs(log(s->pt[i].e /
                               papc_arrival_corrected(k, s->pt[i].model,
-                                                     s->pt[i].t0)));
+                                                     s->pt[i].t0,
+                                                     s->pt[i].w)));
     double m = NAN;
     if (n) {
         for (int i = 1; i < n; i++)  /* insertion sort: n is small */
@@ -345,10 +358,11 @@ static int ta_store(papc_profile *prof, const papc_profile_arrival *k) {
 
 /* Fits every (row, P) of s into prof; prints one line per row.  Returns
  * the number of corrections stored. */
-static int ta_fit_all(const ta_set *s, papc_profile *prof, FILE *csv) {
+static int ta_fit_all(const ta_set *s, papc_profile *prof, FILE *csv,
+                      int anchored) {
     int stored = 0;
     char *done = calloc((size_t)s->n + 1, 1);
-    double *m = malloc(3 * ((size_t)s->n + 1) * sizeof *m);
+    double *m = malloc(4 * ((size_t)s->n + 1) * sizeof *m);
     if (!done || !m) {
         free(done);
         free(m);
@@ -367,6 +381,7 @@ static int ta_fit_all(const ta_set *s, papc_profile *prof, FILE *csv) {
                 m[n] = s->pt[j].model;
                 m[s->n + 1 + n] = s->pt[j].t0;
                 m[2 * (s->n + 1) + n] = s->pt[j].e;
+                m[3 * (s->n + 1) + n] = s->pt[j].w;
                 n++;
             }
         papc_profile_arrival k;
@@ -376,8 +391,9 @@ static int ta_fit_all(const ta_set *s, papc_profile *prof, FILE *csv) {
         snprintf(k.name, sizeof k.name, "%s", first->row->info.name);
         k.p = first->P;
         int ok = n >= TA_MIN_POINTS &&
-                 papc_arrival_fit(n, m, m + s->n + 1, m + 2 * (s->n + 1),
-                                  &k) == 0;
+                 papc_arrival_fit(n, m, m + s->n + 1,
+                                  anchored ? m + 3 * (s->n + 1) : NULL,
+                                  m + 2 * (s->n + 1), &k) == 0;
         double before = ta_median_err(s, first, NULL);
         if (ok && ta_store(prof, &k) == 0) stored++;
         if (ok)
@@ -398,11 +414,87 @@ static int ta_fit_all(const ta_set *s, papc_profile *prof, FILE *csv) {
                         s->pt[j].delay_ms, s->pt[j].e * 1e3,
                         s->pt[j].model * 1e3, s->pt[j].t0 * 1e3,
                         papc_arrival_corrected(&k, s->pt[j].model,
-                                               s->pt[j].t0) * 1e3);
+                                               s->pt[j].t0, s->pt[j].w) *
+                            1e3);
     }
     free(done);
     free(m);
     return stored;
+}
+
+/* ---- --arrival-check: how the profile's corrections choose ----
+ * Per setting (collective, P, bytes, mode, delay) of the files: every row's
+ * measured ē and its corrected prediction at the measured offsets (means
+ * over the setting's points), the row the prediction picks (the plain
+ * call's rule, papc_arrival_pick: an arrival-aware row must beat the best
+ * classic one by the margin) and its measured ē against the best row's.
+ * The choice with exact offsets: the plain call's own views add their
+ * errors (docs/arrival.md).  Returns the settings checked; *within: how
+ * many of them the pick is within 5 % of the best row. */
+static int ta_same_setting(const ta_point *a, const ta_point *b) {
+    return a->row->info.collective == b->row->info.collective &&
+           a->P == b->P && a->bytes == b->bytes &&
+           a->one_late == b->one_late && a->delay_ms == b->delay_ms;
+}
+
+static int ta_check(const ta_set *s, const papc_profile *prof, int *within) {
+    int settings = 0;
+    *within = 0;
+    char *done = calloc((size_t)s->n + 1, 1);
+    const papc_alg_desc **rows = malloc(((size_t)s->n + 1) * sizeof *rows);
+    double *acc = malloc(3 * ((size_t)s->n + 1) * sizeof *acc);
+    papc_arrival_candidate *cand = malloc(((size_t)s->n + 1) * sizeof *cand);
+    if (!done || !rows || !acc || !cand) {
+        free(done); free(rows); free(acc); free(cand);
+        return -1;
+    }
+    for (int i = 0; i < s->n; i++) {
+        if (done[i]) continue;
+        const ta_point *first = &s->pt[i];
+        int nr = 0;
+        double *e = acc, *pred = acc + s->n + 1, *cnt = acc + 2 * (s->n + 1);
+        for (int j = i; j < s->n; j++) {
+            const ta_point *q = &s->pt[j];
+            if (done[j] || !ta_same_setting(q, first)) continue;
+            done[j] = 1;
+            int r = 0;
+            while (r < nr && rows[r] != q->row) r++;
+            if (r == nr) {
+                rows[nr] = q->row;
+                e[nr] = pred[nr] = cnt[nr] = 0;
+                nr++;
+            }
+            const papc_profile_arrival *k = papc_profile_find_arrival(
+                prof, papc_collective_name(q->row->info.collective),
+                q->row->info.name, q->P);
+            e[r] += q->e;
+            pred[r] += papc_arrival_corrected(k, q->model, q->t0, q->w);
+            cnt[r] += 1;
+        }
+        int best = 0, base = -1;
+        for (int r = 0; r < nr; r++) {
+            e[r] /= cnt[r];
+            pred[r] /= cnt[r];
+            if (e[r] < e[best]) best = r;
+            int aware = (rows[r]->info.flags & PAPC_FLAG_ARRIVAL_AWARE) != 0;
+            cand[r] = (papc_arrival_candidate){aware, first->t0, pred[r]};
+            if (!aware && (base < 0 || pred[r] < pred[base])) base = r;
+        }
+        if (base < 0) base = 0;
+        int pick = papc_arrival_pick(cand, nr, base, INFINITY);
+        settings++;
+        int ok = e[pick] <= 1.05 * e[best];
+        *within += ok;
+        printf("%-9s P=%-4d %9.0f B %-9s %5g ms: best %-28s %8.2f | pick "
+               "%-28s %8.2f (%.3f)%s\n",
+               papc_collective_name(first->row->info.collective), first->P,
+               first->bytes, first->one_late ? "one-late" : "rand-late",
+               first->delay_ms, rows[best]->info.name, e[best] * 1e3,
+               rows[pick]->info.name, e[pick] * 1e3, e[pick] / e[best],
+               ok ? "" : "  MISS");
+    }
+    free(done); free(rows); free(acc); free(cand);
+    return settings;
 }
 
 #endif

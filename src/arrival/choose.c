@@ -9,7 +9,8 @@
  * (src/model/arrival_model.c) with the predicted offsets, and the row with
  * the least predicted ē (mean time in the call) runs.  When the agreed
  * profile holds an arrival correction for a row (papc-tune
- * --arrival-refit), the row's ē is a·(ē_model − t0) + c·t0 (model.h).
+ * --arrival-refit), the row's ē is w + a·(ē_model − t0 − w) + c·t0, w the
+ * wait no algorithm avoids at the offsets (model.h, arrival_model.h).
  *
  * Which offsets, so that every rank chooses the same row without a round
  * trip: the AGREED decision of the previous plain call at the same call
@@ -106,7 +107,8 @@ static int evaluate(papc_call *c, const papc_alg_desc *r, size_t seg0,
     e = papc_arrival_corrected(
         papc_profile_find_arrival(papc_select_agreed_profile(c),
                                   k.collective, k.name, c->size),
-        e, p.seconds);
+        e, p.seconds,
+        papc_arrival_wait_floor(k.collective, c->size, k.root, offset));
     if (!(e >= 0) || !isfinite(e)) return 0;
     out->row = r;
     out->segsize = p.segsize;
@@ -121,7 +123,8 @@ static int verbose(void) {
 }
 
 /* One line per change of choice at a collective (rank 0, PAPC_VERBOSE;
- * PAPC_VERBOSE=2: every weighed call, also those the floor kept). */
+ * PAPC_VERBOSE=2: every weighed call, also those the floor kept; 3: also
+ * every candidate's price). */
 static void say(const papc_call *c, const candidate *won,
                 const candidate *classic, double spread) {
     static _Thread_local const char *last[PAPC_NUM_COLLECTIVES];
@@ -199,6 +202,13 @@ static const papc_alg_desc *cheapest(papc_call *c,
     if (k && pick && now) {
         double *mean = now + rows;
         papc_arr_price_views(c, rows, views_weighed(), now, mean);
+        if (verbose() >= 3 && c->rank == 0)
+            for (int i = 0; i < rows; i++)
+                if (isfinite(now[i]))
+                    fprintf(stderr, "papcoll:   %-30s t0 %.3g ms, this view "
+                            "%.4g ms, over the views %.4g ms\n",
+                            k[i].row->info.name, k[i].t0 * 1e3,
+                            now[i] * 1e3, mean[i] * 1e3);
         for (int i = 0; i < rows; i++) {
             if (!isfinite(mean[i])) continue;
             k[n] = k[i];

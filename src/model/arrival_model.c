@@ -963,6 +963,29 @@ double papc_arrival_model_mean(const papc_arrival_case *c) {
     return evaluate(c, NULL);
 }
 
+double papc_arrival_wait_floor(const char *collective, int P, int root,
+                               const double *offset) {
+    if (!collective || !offset || P < 1 || root < 0 || root >= P) return -1;
+    double last = 0, other_last = 0, sum = 0;
+    for (int r = 0; r < P; r++) {
+        last = dmax(last, offset[r]);
+        if (r != root) other_last = dmax(other_last, offset[r]);
+    }
+    if (!strcmp(collective, "allreduce")) {
+        for (int r = 0; r < P; r++) sum += last - offset[r];
+    } else if (!strcmp(collective, "reduce") ||
+               !strcmp(collective, "gather")) {
+        sum = P > 1 ? dmax(0, other_last - offset[root]) : 0;
+    } else if (!strcmp(collective, "scatter") ||
+               !strcmp(collective, "bcast")) {
+        for (int r = 0; r < P; r++)
+            if (r != root) sum += dmax(0, offset[root] - offset[r]);
+    } else {
+        return -1;
+    }
+    return sum / P;
+}
+
 double papc_arrival_model_structure(const papc_arrival_case *c) {
     const am_row *row;
     if (!valid_case(c, &row)) return -1;

@@ -39,6 +39,20 @@ typedef struct papc_arrival_case {
  * not a candidate). */
 double papc_arrival_model_mean(const papc_arrival_case *c);
 
+/* The part of ē no algorithm of the collective can avoid at these offsets
+ * (seconds, >= 0): what the processes that need a late one's data wait
+ * for it, whatever the schedule.  allreduce: every rank's result depends
+ * on every rank's vector, so rank r waits max offset - offset[r]; reduce
+ * and gather: the root waits for the last other rank; scatter and bcast:
+ * every other rank waits for the root.  Summed and divided by P (ē is a
+ * mean over the ranks).  The arrival correction (model.h) scales only
+ * what a row's model adds above it, so a fitted slope below 1 cannot
+ * price a row under this wait however late a process is.  Transfers are
+ * left out (the bound is of waiting only).  -1 for an unknown collective,
+ * P < 1, a root out of range or a NULL offset. */
+double papc_arrival_wait_floor(const char *collective, int P, int root,
+                               const double *offset);
+
 /* ---- the choice among the rows (src/arrival/choose.c) ---- */
 
 typedef struct papc_arrival_candidate {

@@ -448,34 +448,82 @@ int papc_fit_huber(int n, const papc_terms *x, const double *t,
  * Huber weights (a call a machine-wide stall slowed tenfold must not set
  * the slope), both >= 0 (a row cannot gain from a late process, nor cost
  * less than nothing when all arrive together). */
+/* An anchored slope above this is not trusted (papc_arrival_fit). */
+#define ARRIVAL_A_MAX 3.0
+
+/* Whether the above-wait column is round-off or under 1 % of the values
+ * fitted: nothing to fit a slope to. */
+static int column_negligible(const papc_terms *x, const double *y, int n) {
+    double xm = 0, ym = 0;
+    for (int i = 0; i < n; i++) {
+        xm = fmax(xm, fabs(x[i].alpha));
+        ym = fmax(ym, fabs(y[i]));
+    }
+    return xm <= 0.01 * ym;
+}
+
 int papc_arrival_fit(int n, const double *model, const double *t0,
-                     const double *e, papc_profile_arrival *out) {
+                     const double *w, const double *e,
+                     papc_profile_arrival *out) {
     if (!out || n < 2 || !model || !t0 || !e) return -1;
     papc_terms *x = malloc(sizeof *x * (size_t)n);
-    if (!x) return -1;
+    double *y = malloc(sizeof *y * (size_t)n);
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return -1;
+    }
     int ok = 1;
     for (int i = 0; i < n; i++) {
+        double wi = w ? w[i] : 0;
         ok &= isfinite(model[i]) && isfinite(t0[i]) && isfinite(e[i]) &&
-              model[i] > 0 && t0[i] > 0 && e[i] > 0;
+              isfinite(wi) && wi >= 0 && model[i] >= wi && t0[i] > 0 &&
+              e[i] > wi;
         x[i] = papc_terms_zero();
-        x[i].alpha = model[i] - t0[i];
+        x[i].alpha = model[i] - t0[i] - wi;
         x[i].beta = t0[i];
+        y[i] = e[i] - wi;
     }
     papc_params ab;
     double rel = 0;
-    int rc = ok ? papc_fit_huber(n, x, e, 0, 0, &ab, NULL, &rel) : -1;
+    int rc = ok ? papc_fit_huber(n, x, y, 0, 0, &ab, NULL, &rel) : -1;
+    /* Anchored, the slope is not always there to fit: a classic allreduce's
+     * model is the wait plus t0 exactly (its column is round-off), and a
+     * column small against t0 gives slopes of 6-40 that c offsets (the
+     * calibration at 20/100 ms).  Then the model's own term stands (a = 1)
+     * and c alone is fitted: the median of (y − x)/t0, robust as Huber. */
+    if (ok && w && (rc != 0 || !(ab.alpha <= ARRIVAL_A_MAX) ||
+                    column_negligible(x, y, n))) {
+        double *r = malloc(sizeof *r * (size_t)n);
+        rc = -1;
+        if (r) {
+            for (int i = 0; i < n; i++) r[i] = (y[i] - x[i].alpha) / t0[i];
+            ab.alpha = 1;
+            ab.beta = median_of(r, n);
+            for (int i = 0; i < n; i++)   /* as papc_fit_huber's rel */
+                r[i] = fabs(y[i] - x[i].alpha - ab.beta * t0[i]) / y[i];
+            rel = median_of(r, n);
+            rc = 0;
+            free(r);
+        }
+    }
     free(x);
+    free(y);
     if (rc != 0 || !(ab.beta > 0)) return -1;
     out->a = ab.alpha;
     out->c = ab.beta;
+    out->anchored = w != NULL;
     out->rel = rel;
     out->points = n;
     return 0;
 }
 
 double papc_arrival_corrected(const papc_profile_arrival *k, double e,
-                              double t0) {
+                              double t0, double w) {
     if (!k) return e;
-    double v = k->a * (e - t0) + k->c * t0, floor = 0.5 * fmin(e, k->c * t0);
+    if (!k->anchored || !(w > 0) || !isfinite(w)) w = 0;
+    double above = fmax(e - w, 0);
+    double v = w + k->a * (above - t0) + k->c * t0;
+    double floor = w + 0.5 * fmin(above, k->c * t0);
     return v > floor ? v : floor;
 }

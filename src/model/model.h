@@ -151,6 +151,11 @@ typedef struct papc_profile_arrival {
     char name[48];
     int p;                    /* the P it was fitted at; 0: every P */
     double a, c;              /* >= 0, c > 0 */
+    int anchored;             /* 1: fitted above the unavoidable wait w
+                                 (papc_arrival_wait_floor):
+                                 ē − w ≈ a·(ē_model − t0 − w) + c·t0, JSON
+                                 key "a_above_wait" for a; 0: the first
+                                 form above (w taken as 0), key "a" */
     double rel;               /* the fit's median |resid|/ē */
     int points;               /* iterations it was fitted from */
 } papc_profile_arrival;
@@ -229,17 +234,25 @@ const papc_profile_arrival *papc_profile_find_arrival(const papc_profile *p,
                                                       const char *collective,
                                                       const char *name,
                                                       int P);
-/* The corrected ē: a·(e − t0) + c·t0 with entry k, never below half of
- * the lesser of e and c·t0 (an extrapolation below both is not trusted);
- * e itself when k is NULL. */
+/* The corrected ē of model ē e, balanced t0 and unavoidable wait w
+ * (papc_arrival_wait_floor; ignored, i.e. 0, when k is not anchored):
+ * w + a·(e − t0 − w) + c·t0 with entry k, never below w plus half of the
+ * lesser of e − w and c·t0 (an extrapolation below both is not trusted);
+ * e itself when k is NULL.  Why the anchor: the first form scaled all of
+ * ē_model − t0 by a, and a < 1 (fitted at 20 and 100 ms, where c·t0 can
+ * make up for it) priced the segmented ring under the wait for a rank
+ * 200 ms late, which no allreduce avoids (sweep 4: it ran, 1.21 x SLT). */
 double papc_arrival_corrected(const papc_profile_arrival *k, double e,
-                              double t0);
-/* Fits e_i ≈ a·(model_i − t0_i) + c·t0_i over n measured calls (Huber,
- * residuals weighted as relative errors, a, c >= 0: papc_fit_huber).
- * Returns 0 and fills out's a, c, rel, points; -1 (out untouched) when
- * n < 2, an input is not finite or <= 0, every model_i equals t0_i (only
+                              double t0, double w);
+/* Fits e_i − w_i ≈ a·(model_i − t0_i − w_i) + c·t0_i over n measured
+ * calls (Huber, residuals weighted as relative errors, a, c >= 0:
+ * papc_fit_huber); w NULL: all 0 (the first form, out->anchored = 0).
+ * Returns 0 and fills out's a, c, anchored, rel, points; -1 (out
+ * untouched) when n < 2, an input is not finite or e_i, t0_i <= 0 or
+ * e_i <= w_i or model_i < w_i, every model_i − w_i equals t0_i (only
  * balanced calls: nothing tells a from c), or the fit gives c = 0. */
 int papc_arrival_fit(int n, const double *model, const double *t0,
-                     const double *e, papc_profile_arrival *out);
+                     const double *w, const double *e,
+                     papc_profile_arrival *out);
 
 #endif

@@ -37,7 +37,12 @@
  *        "points": 32, "p": 8}, ...]         ē ≈ a·(ē_model − t0) + c·t0
  *                                            (model.h); a >= 0, c > 0; "p"
  *                                            optional as above; one entry
- *                                            per (collective, name, p)
+ *                                            per (collective, name, p);
+ *                                            "a_above_wait" instead of "a":
+ *                                            the form anchored at the
+ *                                            unavoidable wait w,
+ *                                            ē − w ≈ a·(ē_model − t0 − w)
+ *                                            + c·t0 (model.h)
  *   }
  *
  * Every field is required; keys the reader does not know are ignored (a
@@ -368,8 +373,16 @@ static int read_arrival_entry(problem *pb, const json_t *a, int i,
                         type_name(a));
     if (get_string(pb, a, where, "collective", k->collective,
                    sizeof k->collective, 1) ||
-        get_string(pb, a, where, "name", k->name, sizeof k->name, 1) ||
-        get_number(pb, a, where, "a", &k->a) ||
+        get_string(pb, a, where, "name", k->name, sizeof k->name, 1))
+        return -1;
+    /* "a_above_wait": the anchored form (model.h); a reader that knows
+     * only "a" refuses such an entry instead of misreading it */
+    int has_a = json_object_get(a, "a") != NULL;
+    k->anchored = json_object_get(a, "a_above_wait") != NULL;
+    if (has_a && k->anchored)
+        return complain(pb, "field %sa and %sa_above_wait are both given",
+                        where, where);
+    if (get_number(pb, a, where, k->anchored ? "a_above_wait" : "a", &k->a) ||
         get_number(pb, a, where, "c", &k->c) ||
         get_number(pb, a, where, "rel", &k->rel) ||
         get_int(pb, a, where, "points", &k->points))
@@ -545,7 +558,7 @@ static json_t *build_arrival(builder *b, const papc_profile_arrival *k,
     put_string(b, o, where, "collective", k->collective,
                sizeof k->collective);
     put_string(b, o, where, "name", k->name, sizeof k->name);
-    put_real(b, o, where, "a", k->a);
+    put_real(b, o, where, k->anchored ? "a_above_wait" : "a", k->a);
     put_real(b, o, where, "c", k->c);
     put_real(b, o, where, "rel", k->rel);
     put(b, o, "points", json_integer(k->points), "out of memory");
@@ -880,6 +893,7 @@ uint64_t papc_profile_hash(const papc_profile *p) {
         h = fnv_int(h, k->p);
         h = fnv_double(h, k->a);
         h = fnv_double(h, k->c);
+        if (k->anchored) h = fnv_int(h, 2);   /* the first form's hash kept */
     }
     return h ? h : 1;
 }

@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "model/model.h"
+#include "model/arrival_model.h"
 
 static char dir[64];
 
@@ -70,13 +71,13 @@ static void test_fit_exact(void **state) {
     hand_data(24, 0.3, 0.45, model, t0, e);
     papc_profile_arrival k;
     memset(&k, 0, sizeof k);
-    assert_int_equal(papc_arrival_fit(24, model, t0, e, &k), 0);
+    assert_int_equal(papc_arrival_fit(24, model, t0, NULL, e, &k), 0);
     assert_true(fabs(k.a - 0.3) < 1e-9 && fabs(k.c - 0.45) < 1e-9);
     assert_int_equal(k.points, 24);
     assert_true(k.rel < 1e-9);
     /* clairvoyant: pays its schedule on top of the model (c > 1) */
     hand_data(24, 0.9, 2.0, model, t0, e);
-    assert_int_equal(papc_arrival_fit(24, model, t0, e, &k), 0);
+    assert_int_equal(papc_arrival_fit(24, model, t0, NULL, e, &k), 0);
     assert_true(fabs(k.a - 0.9) < 1e-9 && fabs(k.c - 2.0) < 1e-9);
 }
 
@@ -86,7 +87,7 @@ static void test_fit_outliers(void **state) {
     hand_data(40, 1.1, 0.5, model, t0, e);
     for (int i = 0; i < 40; i += 5) e[i] *= 10; /* 20 %: a stall */
     papc_profile_arrival k;
-    assert_int_equal(papc_arrival_fit(40, model, t0, e, &k), 0);
+    assert_int_equal(papc_arrival_fit(40, model, t0, NULL, e, &k), 0);
     assert_true(fabs(k.a / 1.1 - 1) < 0.05);
     assert_true(fabs(k.c / 0.5 - 1) < 0.05);
 }
@@ -98,35 +99,114 @@ static void test_fit_refuses(void **state) {
     memset(&k, 0x5a, sizeof k);
     untouched = k;
     hand_data(8, 1, 1, model, t0, e);
-    assert_int_equal(papc_arrival_fit(1, model, t0, e, &k), -1);
-    assert_int_equal(papc_arrival_fit(8, NULL, t0, e, &k), -1);
-    assert_int_equal(papc_arrival_fit(8, model, t0, e, NULL), -1);
+    assert_int_equal(papc_arrival_fit(1, model, t0, NULL, e, &k), -1);
+    assert_int_equal(papc_arrival_fit(8, NULL, t0, NULL, e, &k), -1);
+    assert_int_equal(papc_arrival_fit(8, model, t0, NULL, e, NULL), -1);
     /* every call balanced: model == t0, nothing tells a from c */
     double bal[8];
     memcpy(bal, t0, sizeof bal);
-    assert_int_equal(papc_arrival_fit(8, bal, t0, e, &k), -1);
+    assert_int_equal(papc_arrival_fit(8, bal, t0, NULL, e, &k), -1);
     double bad = e[3];
     e[3] = 0;
-    assert_int_equal(papc_arrival_fit(8, model, t0, e, &k), -1);
+    assert_int_equal(papc_arrival_fit(8, model, t0, NULL, e, &k), -1);
     e[3] = NAN;
-    assert_int_equal(papc_arrival_fit(8, model, t0, e, &k), -1);
+    assert_int_equal(papc_arrival_fit(8, model, t0, NULL, e, &k), -1);
     e[3] = bad;
     t0[2] = -1;
-    assert_int_equal(papc_arrival_fit(8, model, t0, e, &k), -1);
+    assert_int_equal(papc_arrival_fit(8, model, t0, NULL, e, &k), -1);
     assert_memory_equal(&k, &untouched, sizeof k);
 }
 
 static void test_corrected(void **state) {
     (void)state;
-    papc_profile_arrival k = {"reduce", "binomial", 8, 0.25, 0.5, 0, 12};
-    assert_true(papc_arrival_corrected(NULL, 0.030, 0.010) == 0.030);
-    double v = papc_arrival_corrected(&k, 0.030, 0.010);
+    papc_profile_arrival k = {.collective = "reduce", .name = "binomial",
+                              .p = 8, .a = 0.25, .c = 0.5, .points = 12};
+    /* the first form (not anchored): w is ignored */
+    assert_true(papc_arrival_corrected(NULL, 0.030, 0.010, 0.005) == 0.030);
+    double v = papc_arrival_corrected(&k, 0.030, 0.010, 0.005);
     assert_true(fabs(v - (0.25 * 0.020 + 0.5 * 0.010)) < 1e-15);
     /* a model below t0 extrapolates below both: the floor holds it at
      * half of the lesser of e and c·t0 */
-    papc_profile_arrival steep = {"gather", "x", 8, 4, 0.5, 0, 12};
-    v = papc_arrival_corrected(&steep, 0.002, 0.010);
+    papc_profile_arrival steep = {.collective = "gather", .name = "x", .p = 8,
+                                  .a = 4, .c = 0.5, .points = 12};
+    v = papc_arrival_corrected(&steep, 0.002, 0.010, 0.001);
     assert_true(fabs(v - 0.001) < 1e-15);
+}
+
+/* The anchored form: e − w = a·(model − t0 − w) + c·t0 recovered exactly,
+ * and the prediction never under the wait however small a is. */
+static void test_fit_anchored(void **state) {
+    (void)state;
+    enum { N = 24 };
+    double model[N], t0[N], e[N], w[N];
+    hand_data(N, 1, 1, model, t0, e);
+    for (int i = 0; i < N; i++) {
+        w[i] = 0.8 * (model[i] - t0[i]);   /* most of the extra is waiting */
+        e[i] = w[i] + 0.4 * (model[i] - t0[i] - w[i]) + 2.5 * t0[i];
+    }
+    papc_profile_arrival k;
+    memset(&k, 0, sizeof k);
+    assert_int_equal(papc_arrival_fit(N, model, t0, w, e, &k), 0);
+    assert_int_equal(k.anchored, 1);
+    assert_true(fabs(k.a - 0.4) < 1e-9 && fabs(k.c - 2.5) < 1e-9);
+    for (int i = 0; i < N; i++)
+        assert_true(fabs(papc_arrival_corrected(&k, model[i], t0[i], w[i]) -
+                         e[i]) < 1e-12);
+    /* the first form's fit of the same data is not anchored */
+    assert_int_equal(papc_arrival_fit(N, model, t0, NULL, e, &k), 0);
+    assert_int_equal(k.anchored, 0);
+    /* a model under its own wait is no input */
+    w[5] = model[5] + 1e-3;
+    assert_int_equal(papc_arrival_fit(N, model, t0, w, e, &k), -1);
+}
+
+/* Sweep 4's miss, in numbers: allreduce at P = 8, one rank 200 ms late,
+ * the segmented ring (a = 0.625, c = 3.64, t0 15.5 ms) priced by the first
+ * form at 0.625 x 175 + 56 = 166 ms, under the 175 ms every rank waits for
+ * the late one; anchored it costs that wait plus c·t0. */
+static void test_corrected_anchored(void **state) {
+    (void)state;
+    double off[8] = {0, 0.2, 0, 0, 0, 0, 0, 0};
+    double w = papc_arrival_wait_floor("allreduce", 8, 0, off);
+    assert_true(fabs(w - 0.175) < 1e-12);
+    double t0 = 0.0155, model = w + t0;   /* the ring: all wait, then t0 */
+    papc_profile_arrival first = {.collective = "allreduce",
+                                  .name = "segmented_ring", .p = 8,
+                                  .a = 0.625, .c = 3.64, .points = 32};
+    papc_profile_arrival anch = first;
+    anch.anchored = 1;
+    double v1 = papc_arrival_corrected(&first, model, t0, w);
+    double v2 = papc_arrival_corrected(&anch, model, t0, w);
+    assert_true(v1 < w);
+    assert_true(fabs(v2 - (w + 3.64 * t0)) < 1e-12);
+    /* a row whose model gains on the wait (a tree that reduces the early
+     * ranks first) is scaled below it only by a·(gain), and the floor keeps
+     * it above w */
+    anch.a = 50;
+    assert_true(papc_arrival_corrected(&anch, w + 0.5 * t0, t0, w) >= w);
+}
+
+/* The wait no algorithm avoids, by collective (arrival_model.h). */
+static void test_wait_floor(void **state) {
+    (void)state;
+    double off[4] = {0.010, 0, 0.030, 0.002};
+    /* allreduce: every rank waits for rank 2 */
+    assert_true(fabs(papc_arrival_wait_floor("allreduce", 4, 0, off) -
+                     (0.020 + 0.030 + 0 + 0.028) / 4) < 1e-15);
+    /* gather, reduce: the root waits for the last other rank */
+    assert_true(fabs(papc_arrival_wait_floor("gather", 4, 0, off) -
+                     0.020 / 4) < 1e-15);
+    assert_true(fabs(papc_arrival_wait_floor("reduce", 4, 2, off) -
+                     0) < 1e-15);   /* the root is the last */
+    /* scatter, bcast: every other rank waits for the root */
+    assert_true(fabs(papc_arrival_wait_floor("scatter", 4, 2, off) -
+                     (0.020 + 0.030 + 0.028) / 4) < 1e-15);
+    assert_true(fabs(papc_arrival_wait_floor("bcast", 4, 1, off) - 0) <
+                1e-15);
+    assert_true(papc_arrival_wait_floor("gatherv", 4, 0, off) < 0);
+    assert_true(papc_arrival_wait_floor("gather", 4, 4, off) < 0);
+    assert_true(papc_arrival_wait_floor("gather", 4, 0, NULL) < 0);
+    assert_true(papc_arrival_wait_floor("allreduce", 1, 0, off) == 0);
 }
 
 /* ---- profiles ---- */
@@ -171,6 +251,8 @@ static void test_round_trip(void **state) {
     add_arrival(&p, "reduce", "binomial", 8, 0.25457, 1.0 / 3);
     add_arrival(&p, "gather", "background_sorted_linear_sync", 0, 0, 0.7);
     add_arrival(&p, "reduce", "binomial", 16, nextafter(1.0, 2), 2e-300);
+    add_arrival(&p, "reduce", "binomial", 4, 0.625, 3.64);
+    p.arrival[3].anchored = 1;
     assert_int_equal(papc_profile_write(file("rt.json"), &p, err, sizeof err),
                      0);
     assert_int_equal(papc_profile_read(file("rt.json"), NULL, &q, err,
@@ -182,7 +264,9 @@ static void test_round_trip(void **state) {
                      &q.arrival[0]);
     assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 16),
                      &q.arrival[2]);
-    assert_null(papc_profile_find_arrival(&q, "reduce", "binomial", 4));
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 4),
+                     &q.arrival[3]);
+    assert_null(papc_profile_find_arrival(&q, "reduce", "binomial", 2));
     assert_ptr_equal(papc_profile_find_arrival(
                          &q, "gather", "background_sorted_linear_sync", 4),
                      &q.arrival[1]);
@@ -216,6 +300,8 @@ static void test_old_profile(void **state) {
     p.arrival[0].c = 0.5;
     p.arrival[0].rel = 0.9; /* a fit statistic: no decision changes */
     assert_true(papc_profile_hash(&p) == with);
+    p.arrival[0].anchored = 1; /* another form: another decision */
+    assert_true(papc_profile_hash(&p) != with);
 }
 
 static int known(const char *coll, const char *name) {
@@ -280,6 +366,10 @@ static void test_refusals(void **state) {
     json_object_set_new(entry(d), "a", json_string("1"));
     expect_refused(d, NULL, "field arrival[0].a must be a number");
     d = valid_doc();
+    json_object_set_new(entry(d), "a_above_wait", json_real(0.3));
+    expect_refused(d, NULL, "field arrival[0].a and arrival[0].a_above_wait "
+                            "are both given");
+    d = valid_doc();
     json_object_set_new(entry(d), "p", json_real(8.5));
     expect_refused(d, NULL, "field arrival[0].p must be an integer");
     d = valid_doc();
@@ -322,6 +412,9 @@ int main(void) {
         cmocka_unit_test(test_fit_outliers),
         cmocka_unit_test(test_fit_refuses),
         cmocka_unit_test(test_corrected),
+        cmocka_unit_test(test_fit_anchored),
+        cmocka_unit_test(test_corrected_anchored),
+        cmocka_unit_test(test_wait_floor),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_old_profile),
         cmocka_unit_test(test_refusals),
