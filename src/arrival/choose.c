@@ -87,14 +87,100 @@ typedef struct candidate {
     double t0, mean;  /* balanced prediction; predicted ē at the offsets */
 } candidate;
 
-/* Row r's predicted ē at the offsets; 0 when it is no candidate. */
-static int evaluate(papc_call *c, const papc_alg_desc *r, size_t seg0,
-                    const double *offset, int bg, candidate *out) {
-    if (!papc_alg_can_run(r, c)) return 0;
-    if ((r->info.flags & PAPC_FLAG_BACKGROUND) && !bg) return 0;
+/* The rows' balanced predictions and arrival corrections do not depend on
+ * the offsets, only on what the key holds; a program repeats its calls, so
+ * they are kept per collective and recomputed when the key changes.  Why:
+ * predicting every row (the agreed-profile check, the segment sizes, the
+ * profile's entries) took 45-60 us of the 60-100 us a choice cost per rank
+ * at P = 8 on the emulated cluster, on every plain call (docs/performance.md,
+ * "the watched call's cost").  [fg: one foreground thread per process] */
+typedef struct row_cache_key {
+    int P, commutative, bg;
+    size_t bytes, seg0;
+    MPI_Op op;
+    MPI_Datatype type;
+    const papc_profile *profile;  /* the agreed one, NULL: none */
+    unsigned gen;                 /* its generation */
+    double alpha, beta, gamma;    /* the monitor's agreed fit */
+} row_cache_key;
+
+typedef struct row_cache {
+    row_cache_key key;
+    int rows, valid;
+    papc_row_prediction *pred;    /* [rows]; seconds < 0: no candidate */
+    const papc_profile_arrival **corr;   /* [rows] */
+} row_cache;
+
+static _Thread_local row_cache row_caches[PAPC_NUM_COLLECTIVES];
+
+static row_cache_key cache_key(papc_call *c, size_t seg0, int bg) {
+    row_cache_key k;
+    memset(&k, 0, sizeof k);  /* padding too: keys compare with memcmp */
+    k.P = c->size;
+    k.commutative = c->commutative;
+    k.bg = bg;
+    k.bytes = papc_select_class_bytes(papc_call_bytes(c));
+    k.seg0 = seg0;
+    k.op = c->op;
+    k.type = c->sendtype;
+    k.profile = papc_select_agreed_profile(c);
+    uint64_t hash;
+    if (!papc_select_profile_key(&k.gen, &hash)) k.gen = 0;
+    k.alpha = papc_mon.alpha;
+    k.beta = papc_mon.beta;
+    k.gamma = papc_mon.gamma;
+    return k;
+}
+
+/* Every row's balanced prediction and correction for c, from the cache or
+ * made now; NULL when there is no memory. */
+static const row_cache *row_predictions(papc_call *c, size_t seg0, int bg) {
+    row_cache *rc = &row_caches[c->coll];
+    row_cache_key key = cache_key(c, seg0, bg);
+    int rows = papc_registry_count(c->coll);
+    if (rc->valid && rc->rows == rows && !memcmp(&rc->key, &key, sizeof key))
+        return rc;
+    if (rc->rows != rows || !rc->pred) {
+        free(rc->pred);
+        free(rc->corr);
+        rc->pred = malloc((size_t)rows * sizeof *rc->pred);
+        rc->corr = malloc((size_t)rows * sizeof *rc->corr);
+        rc->rows = rows;
+        rc->valid = 0;
+        if (!rc->pred || !rc->corr) {
+            free(rc->pred);
+            free(rc->corr);
+            rc->pred = NULL;
+            rc->corr = NULL;
+            rc->rows = 0;
+            return NULL;
+        }
+    }
     papc_params p2p = {papc_mon.alpha, papc_mon.beta, 0, 0};
-    papc_row_prediction p;
-    if (!papc_select_predict(c, r, seg0, p2p, papc_mon.gamma, &p)) return 0;
+    for (int i = 0; i < rows; i++) {
+        const papc_alg_desc *r = papc_registry_row(c->coll, i);
+        papc_row_prediction *p = &rc->pred[i];
+        rc->corr[i] = NULL;
+        if (!papc_alg_can_run(r, c) ||
+            ((r->info.flags & PAPC_FLAG_BACKGROUND) && !bg) ||
+            !papc_select_predict(c, r, seg0, p2p, papc_mon.gamma, p)) {
+            p->seconds = -1;
+            continue;
+        }
+        rc->corr[i] = papc_profile_find_arrival(
+            key.profile, papc_collective_name(c->coll), r->info.name, c->size);
+    }
+    rc->key = key;
+    rc->valid = 1;
+    return rc;
+}
+
+/* Row i's predicted ē at the offsets; 0 when it is no candidate. */
+static int evaluate(papc_call *c, const row_cache *rc, int i,
+                    const double *offset, int bg, candidate *out) {
+    const papc_alg_desc *r = papc_registry_row(c->coll, i);
+    const papc_row_prediction p = rc->pred[i];
+    if (!(p.seconds > 0)) return 0;
     papc_arrival_case k = {
         papc_collective_name(c->coll), r->info.name, c->size,
         c->coll == PAPC_ALLREDUCE ? 0 : c->root, (double)papc_call_bytes(c),
@@ -105,9 +191,7 @@ static int evaluate(papc_call *c, const papc_alg_desc *r, size_t seg0,
     /* The agreed profile's measured correction of this row (every rank
      * holds the same profile, its hash agreed per communicator). */
     e = papc_arrival_corrected(
-        papc_profile_find_arrival(papc_select_agreed_profile(c),
-                                  k.collective, k.name, c->size),
-        e, p.seconds,
+        rc->corr[i], e, p.seconds,
         papc_arrival_wait_floor(k.collective, c->size, k.root, offset));
     if (!(e >= 0) || !isfinite(e)) return 0;
     out->row = r;
@@ -193,11 +277,10 @@ static const papc_alg_desc *cheapest(papc_call *c,
     candidate *k = malloc((size_t)rows * sizeof *k);
     papc_arrival_candidate *pick = malloc((size_t)rows * sizeof *pick);
     double *now = malloc(2 * (size_t)rows * sizeof *now);
-    for (int i = 0; k && pick && now && i < rows; i++) {
+    const row_cache *rc = row_predictions(c, seg0, bg);
+    for (int i = 0; rc && k && pick && now && i < rows; i++) {
         now[i] = NAN;
-        if (evaluate(c, papc_registry_row(c->coll, i), seg0, offset, bg,
-                     &k[i]))
-            now[i] = k[i].mean;
+        if (evaluate(c, rc, i, offset, bg, &k[i])) now[i] = k[i].mean;
     }
     if (k && pick && now) {
         double *mean = now + rows;
