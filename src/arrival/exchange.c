@@ -630,7 +630,23 @@ static void free_rx(void) {
     }
 }
 
+/* The decisions handed to the monitor (below, "decisions the decider's
+ * foreground hands to its monitor").  [mu] */
+typedef struct queued_decision {
+    struct queued_decision *next;
+    double *msg;
+    int epoch;
+} queued_decision;
+static queued_decision *dec_queue, **dec_queue_tail = &dec_queue;
+
 void papc_arr_free_decisions(void) {
+    while (dec_queue) {   /* none is left after a normal shutdown */
+        queued_decision *q = dec_queue;
+        dec_queue = q->next;
+        free(q->msg);
+        free(q);
+    }
+    dec_queue_tail = &dec_queue;
     while (papc_mon.decisions) {
         arr_decision *d = papc_mon.decisions;
         papc_mon.decisions = d->next;
@@ -640,6 +656,26 @@ void papc_arr_free_decisions(void) {
 }
 
 /* ---- the thread's side ---- */
+
+/* Sends a decision message (taken) the monitor made or was handed: down
+ * the tree, or flat to every other rank's foreground.  [th] */
+static void send_decision(double *msg, int epoch) {
+    if (papc_mon.dec_tree) {
+        forward_tree(msg);
+        free(msg);
+        return;
+    }
+    int n = papc_mon.size, bytes = dec_doubles(n) * (int)sizeof *msg;
+    for (int r = 0; r < n; r++) {
+        if (r == papc_mon.rank) continue;
+        double *copy = malloc((size_t)bytes);
+        if (!copy) continue;  /* the receiver would hang: see below */
+        memcpy(copy, msg, (size_t)bytes);
+        papc_arr_count(STAT_DECISION, bytes);
+        papc_arr_isend(copy, bytes, r, dec_tag(epoch), papc_mon.dec);
+    }
+    free(msg);
+}
 
 void papc_arr_on_ctl(int source, int tag, const double *m) {
     int epoch = (int)m[0];
@@ -682,22 +718,45 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
         if (d) msg = papc_mon.dec_tree ? encode_tree(d) : encode(d);
     }
     papc_tr_unlock();
-    if (!msg) return;
-    if (papc_mon.dec_tree) {
-        forward_tree(msg);
-        free(msg);
-        return;
+    if (msg) send_decision(msg, epoch);
+}
+
+/* ---- decisions the decider's foreground hands to its monitor ----
+ * The plain call's view (view_begin) needs its epoch decided, but no rank
+ * waits for that decision in the call: the decider's foreground used to
+ * send it to the P - 1 others itself and wait for the sends before its
+ * own call began (100-190 us at P = 8 on the emulated cluster, where the
+ * root's late start delays every rank of a gather or reduce).  It now
+ * queues the message and wakes its monitor, which sends it as it sends a
+ * decision made at a notice.  Cannot hang: the monitor drains the queue
+ * every round, after reading the quit flag and before the shutdown's
+ * seal (a foreground queues only inside a call, so before finalize sets
+ * the flag: the round that sees it sends everything queued); the
+ * receivers take it at their next plain call or drop it at finalize, as
+ * before.  [mu] */
+
+static int queue_decision(double *msg, int epoch) {
+    queued_decision *q = malloc(sizeof *q);
+    if (!q) return 0;
+    *q = (queued_decision){NULL, msg, epoch};
+    *dec_queue_tail = q;
+    dec_queue_tail = &q->next;
+    papc_tr_signal(PAPC_TR_WAKE);
+    return 1;
+}
+
+void papc_arr_send_queued_decisions(void) {
+    papc_tr_lock();
+    queued_decision *q = dec_queue;
+    dec_queue = NULL;
+    dec_queue_tail = &dec_queue;
+    papc_tr_unlock();
+    while (q) {
+        queued_decision *next = q->next;
+        send_decision(q->msg, q->epoch);
+        free(q);
+        q = next;
     }
-    int n = papc_mon.size, bytes = dec_doubles(n) * (int)sizeof *msg;
-    for (int r = 0; r < n; r++) {
-        if (r == papc_mon.rank) continue;
-        double *copy = malloc((size_t)bytes);
-        if (!copy) continue;  /* the receiver would hang: see below */
-        memcpy(copy, msg, (size_t)bytes);
-        papc_arr_count(STAT_DECISION, bytes);
-        papc_arr_isend(copy, bytes, r, dec_tag(epoch), papc_mon.dec);
-    }
-    free(msg);
 }
 
 /* ---- the foreground's side ---- */
@@ -749,9 +808,10 @@ static int send_tree_from_foreground(double *msg) {
  * receive it, and flat (when not NULL) the whole flat message. */
 static int agreed_as_decider(const papc_call *c, int epoch, int prev,
                              int *order, double *offset, int *known,
-                             double *flat) {
+                             double *flat, int by_monitor) {
     int n = c->size;
     double *msg = NULL;
+    int queued = 0;
     papc_tr_lock();
     arr_decision *d = find_decision(epoch);
     int mine = d == NULL;
@@ -763,10 +823,11 @@ static int agreed_as_decider(const papc_call *c, int epoch, int prev,
         *known = d->known;
         if (flat) encode_into(d, flat);
         if (mine) msg = papc_mon.dec_tree ? encode_tree(d) : encode(d);
+        if (mine && msg && by_monitor) queued = queue_decision(msg, epoch);
     }
     papc_tr_unlock();
     if (!d) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
-    if (!mine) return MPI_SUCCESS;
+    if (!mine || queued) return MPI_SUCCESS;
     if (!msg) return papc_error(MPI_ERR_NO_MEM, "arrival decision");
     if (papc_mon.dec_tree) return send_tree_from_foreground(msg);
     MPI_Request *req = malloc((size_t)n * sizeof *req);
@@ -850,9 +911,9 @@ static int agreed_from_decider(const papc_call *c, int decider,
  * site is always the same rank, which stamped those notices -- and the
  * site keeps those instead (keep_view_msg): what happened two calls back
  * rather than what was predicted one call back.  An algorithm that is not
- * AGREED does not wait for the decision before it starts: the decider
- * sends it (from its monitor at the first notice, which every rank sends
- * as AGREED, or from its own begin) and the others post its receive here
+ * AGREED does not wait for the decision before it starts: the decider's
+ * monitor sends it (at the first notice, which every rank sends as AGREED,
+ * or handed over by the decider's begin) and the others post its receive here
  * and complete it in end, long after it came.  So the view costs no round trip; only P - 1 small
  * messages from the decider. */
 static int view_begin(const papc_call *c, papc_arrival *a) {
@@ -864,7 +925,7 @@ static int view_begin(const papc_call *c, papc_arrival *a) {
         double *offset = malloc((size_t)n * sizeof *offset);
         int known = 0, rc = order && offset
             ? agreed_as_decider(c, a->epoch, a->view_prev_epoch, order,
-                                offset, &known, a->view_msg)
+                                offset, &known, a->view_msg, 1)
             : papc_error(MPI_ERR_NO_MEM, "arrival view");
         free(order);
         free(offset);
@@ -1060,9 +1121,10 @@ static void view_end_tree(const papc_call *c, papc_arrival *a, int rc) {
     }
 }
 
-/* Takes the view's decision if it came, else leaves its receive pending
- * (above); keeps the offsets at the call's site.  After an error the
- * receive is cancelled and the site keeps its old view. */
+/* Leaves the view's receive pending (above), completed before the next
+ * choice reads a view; keeps the offsets of a decision at hand (the
+ * decider's own, an AGREED call's) at the call's site.  After an error
+ * the receive is cancelled and the site keeps its old view. */
 static void view_end(const papc_call *c, papc_arrival *a, int rc) {
     int n = c->size;
     const double *offset = NULL, *flat = NULL;
@@ -1075,15 +1137,13 @@ static void view_end(const papc_call *c, papc_arrival *a, int rc) {
         return;
     }
     if (a->view_req != MPI_REQUEST_NULL) {
-        int done = 0;
-        if (rc == MPI_SUCCESS &&
-            MPI_Test(&a->view_req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            rc = MPI_ERR_OTHER;
-        pending_view *p = rc == MPI_SUCCESS && !done ? malloc(sizeof *p)
-                                                     : NULL;
-        if (done) {
-            flat = a->view_msg;
-        } else if (p) {
+        /* Not even tested here: an MPI_Test at the end of a reduce leaf's
+         * call progressed what its own send had left queued, 0.8-1.2 ms
+         * of the leaf's time in the call on the emulated cluster (P = 8,
+         * 1 MiB vectors; docs/performance.md, eighth session); the monitor's
+         * polls and the program's next MPI calls move it anyway. */
+        pending_view *p = rc == MPI_SUCCESS ? malloc(sizeof *p) : NULL;
+        if (p) {
             *p = (pending_view){NULL, a->view_req, a->view_msg, a->site,
                                 n, a->epoch};
             add_pending(p);
@@ -1254,7 +1314,7 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
                 malloc((size_t)dec_doubles(c->size) * sizeof *flat);
         rc = c->rank == decider
                  ? agreed_as_decider(c, a->epoch, a->view_prev_epoch,
-                                     a->order, a->offset, &a->known, flat)
+                                     a->order, a->offset, &a->known, flat, 0)
                  : agreed_from_decider(c, decider, a);
     }
     if (rc == MPI_SUCCESS && c->arrival_view && need != PAPC_ORDER_AGREED)

@@ -312,6 +312,10 @@ int papc_arr_estimate_dests(int *dest);
 /* Forms the order of epoch e from what this process knows (mu held). */
 void papc_arr_form(int epoch, int *order, double *offset, int *known);
 void papc_arr_free_decisions(void);
+/* Sends the decisions deciders' foregrounds handed over (exchange.c, the
+ * plain call's view), every monitor round before the shutdown's seal.
+ * [th] */
+void papc_arr_send_queued_decisions(void);
 /* The exchange's nap hook: a short cap while this process expects to
  * decide its next call (PAPC_DECIDER_NAP_US), else 0. */
 double papc_arr_decider_nap(void);

@@ -400,6 +400,8 @@ static void thread_main(void) {
         papc_tr_unlock();
 
         int did = ncmd;
+        /* before the shutdown's seal, in the round that sees it too */
+        papc_arr_send_queued_decisions();
         if (!quit)
             for (int i = 0; i < ncmd; i++) send_estimate(&cmds[i]);
         did += papc_arr_poll();
