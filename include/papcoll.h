@@ -260,6 +260,22 @@ int papc_set_arrival_selection(int on);
 int papc_get_arrival_selection(void);
 /* The file of the loaded profile, or NULL when none is loaded. */
 const char *papc_profile_path(void);
+
+/* Settings that change what a call sends -- PAPC_SEGSIZE,
+ * PAPC_KNOMIAL_RADIX, PAPC_<COLLECTIVE>_ALGORITHM, the modes above and the
+ * others README's "Environment variables" marks "agreed" -- are read by
+ * each process, so papcoll agrees them per communicator, with the profile:
+ * when the communicator's first papcoll call makes its private duplicate,
+ * and at the first call after this process' settings changed.  Where the
+ * ranks differ, every rank of that communicator uses the setting's default
+ * (as if unset) and rank 0 names the variable once on stderr.  Change a
+ * setting on every rank alike, between the same two calls; changed on some
+ * ranks only, they wait in the agreement of their next call while the
+ * others run it.
+ * papc_settings_agree (collective on comm) agrees this process' settings
+ * now, so that the next call on comm does not pay for it (a benchmark
+ * that changes PAPC_SEGSIZE between timed calls). */
+int papc_settings_agree(MPI_Comm comm);
 /* Every algorithm of coll with its predicted time for a call of P
  * processes and bytes (gather/scatter: one rank's block; bcast, reduce,
  * allreduce: the vector), dtype and op (reductions; MPI_DATATYPE_NULL /

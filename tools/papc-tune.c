@@ -815,14 +815,22 @@ static int run_call(papc_collective coll, const char *alg, MPI_Comm comm,
     }
 }
 
-/* PAPC_SEGSIZE on this rank, read by the library at every call. */
-static void set_segsize(size_t seg) {
+/* PAPC_SEGSIZE on this rank, read by the library at every call and
+ * agreed per communicator: agreed here when it changed or the call moves
+ * to another communicator (every rank of comm takes the same steps), so
+ * the timed call does not pay for it. */
+static void set_segsize(size_t seg, MPI_Comm comm) {
     static size_t current = (size_t)-1;
-    if (seg == current) return;
-    char v[32];
-    snprintf(v, sizeof v, "%zu", seg);
-    setenv("PAPC_SEGSIZE", v, 1);
-    current = seg;
+    static MPI_Comm agreed_on = MPI_COMM_NULL;
+    if (seg == current && comm == agreed_on) return;
+    if (seg != current) {
+        char v[32];
+        snprintf(v, sizeof v, "%zu", seg);
+        setenv("PAPC_SEGSIZE", v, 1);
+        current = seg;
+    }
+    papc_settings_agree(comm);
+    agreed_on = comm;
 }
 
 /* One call of point pt on comm after a barrier: this rank's time; the
@@ -835,7 +843,7 @@ static double timed_call(const papc_alg_desc *row, MPI_Comm comm, int me,
      * (else a fast root reset it before a slow rank had read it). */
     MPI_Barrier(comm);
 #endif
-    set_segsize(pt->seg);
+    set_segsize(pt->seg, comm);
     int n = prepare_call(row->info.collective, pt->p, me, pt->m);
     MPI_Barrier(comm);
     double t0 = MPI_Wtime();

@@ -166,7 +166,7 @@ const char *papc_profile_path(void) {
     return profile ? profile_file : NULL;
 }
 
-static int fixed_mode(void) {
+static int fixed_mode_raw(void) {
     int m = atomic_load_explicit(&mode_fixed, memory_order_relaxed);
     if (m < 0) {
         const char *v = getenv("PAPC_SELECT");
@@ -174,6 +174,16 @@ static int fixed_mode(void) {
         atomic_store(&mode_fixed, m);
     }
     return m;
+}
+
+const char *papc_select_mode_word(void) {
+    return fixed_mode_raw() ? "fixed" : "model";
+}
+
+/* The mode as the call's communicator agreed it (settings.c): model
+ * selection, the default, when the ranks differ. */
+static int fixed_mode(void) {
+    return papc_setting_differs("PAPC_SELECT") ? 0 : fixed_mode_raw();
 }
 
 /* The profile generation a choice is keyed on and agreed for, read after
@@ -184,15 +194,18 @@ static int fixed_mode(void) {
  * hid in them and the first two views saw every rank arrive together
  * (docs/scale.md, "At 512-4,096 processes", section 9). */
 static unsigned current_generation(void) {
-    if (!fixed_mode()) ensure_loaded();
+    ensure_loaded();
     return atomic_load_explicit(&generation, memory_order_acquire);
 }
 
-int papc_select_profile_key(unsigned *gen, uint64_t *hash) {
-    if (fixed_mode()) return 0;
-    *gen = current_generation();
+/* Loaded whatever the mode (session 8): the profile is agreed with the
+ * settings when a communicator's duplicate is made, on every rank alike,
+ * so a rank under PAPC_SELECT=fixed must not skip the load and its
+ * generation step (its ranks would agree again at different calls). */
+void papc_select_profile_key(unsigned *gen, uint64_t *hash) {
+    ensure_loaded();
+    *gen = atomic_load_explicit(&generation, memory_order_acquire);
     *hash = profile_hash;
-    return 1;
 }
 
 int papc_set_selection(const char *mode) {
@@ -214,6 +227,15 @@ int papc_get_arrival_selection(void) {
         atomic_store(&arrival_mode, m);
     }
     return m;
+}
+
+const char *papc_arrival_mode_word(void) {
+    return papc_get_arrival_selection() ? "on" : "off";
+}
+
+int papc_arrival_selection_agreed(void) {
+    return papc_setting_differs("PAPC_ARRIVAL_SELECT")
+               ? 1 : papc_get_arrival_selection();
 }
 
 int papc_set_arrival_selection(int on) {
@@ -477,6 +499,24 @@ static void cache_put(uint64_t key, int row, int seg) {
     }
 }
 
+/* A model's prediction reads settings (the k-nomial radix, the segment
+ * size being set, PAPC_PIPELINE_MAX_SEGMENT, ...) as the call's
+ * communicator agreed them, so a cached choice holds for one set of
+ * agreed settings: the cache is emptied when a call's differ from those
+ * it was filled under (a changed setting, or a communicator that
+ * disagrees on one).  Two threads calling at once on communicators with
+ * different agreed settings could still meet each other's entries. */
+static _Atomic uint64_t cache_settings;
+
+static void cache_follow_settings(void) {
+    uint64_t eff = papc_env_effective;
+    if (atomic_load_explicit(&cache_settings, memory_order_acquire) == eff)
+        return;
+    for (int i = 0; i < CACHE_SIZE; i++)
+        atomic_store_explicit(&cache[i], 0, memory_order_relaxed);
+    atomic_store_explicit(&cache_settings, eff, memory_order_release);
+}
+
 /* ---- the call's choice ---- */
 
 size_t papc_call_bytes(const papc_call *c) {
@@ -530,7 +570,7 @@ static int use_model(papc_call *c, unsigned gen) {
     if (fixed_mode()) return 0;
     ensure_loaded();
     int same = 0;
-    if (papc_comm_profile_agreed(c->user_comm, gen, profile_hash, &same) !=
+    if (papc_comm_profile_agreed(c->user_comm, gen, &same) !=
         MPI_SUCCESS)
         return 0;
     if (!same) {
@@ -560,6 +600,7 @@ const papc_alg_desc *papc_select(papc_call *c) {
     uint64_t key = cache_key(c->coll, c->size, sclass, k,
                              c->commutative, fixed, low, gen);
     int row = -1, seg = -1;
+    cache_follow_settings();
     if (!cache_get(key, &row, &seg)) {
         if (model) {
             choice ch = model_choice(profile, c->coll, c->size,
@@ -575,7 +616,8 @@ const papc_alg_desc *papc_select(papc_call *c) {
         say_choice(c, bytes, fixed, a, seg, "least predicted time under "
                    "the profile (papc-info --explain)");
     }
-    if (seg >= 0 && !getenv("PAPC_SEGSIZE")) c->segsize = seg_candidates[seg];
+    if (seg >= 0 && !papc_getenv("PAPC_SEGSIZE"))
+        c->segsize = seg_candidates[seg];
     return papc_registry_row(c->coll, row);
 }
 

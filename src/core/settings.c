@@ -1,0 +1,194 @@
+/* settings.c — the environment variables (and the two per-process modes)
+ * that change what a call sends, agreed per communicator.
+ *
+ * Each process reads its own environment, yet these settings decide the
+ * messages of a call: the k-nomial radix builds the bcast tree, the segment
+ * size cuts every pipeline, PAPC_<COLL>_ALGORITHM picks the algorithm, the
+ * arrival settings decide whether a plain call weighs arrivals.  Ranks that
+ * disagree build different trees or run different algorithms: wrong
+ * results, MPI_ERR_TRUNCATE or a hang.  Users set the environment per node
+ * by mistake (module files, per-node job scripts), so it is checked.
+ *
+ * How: comm.c agrees them in the collective that agrees the profile, one
+ * PMPI_Allreduce of four words (the profile's hash and one hash of every
+ * setting below, each beside its complement under MPI_MAX: a rank sees its
+ * own pair come back only if every rank had the same), when a
+ * communicator's private duplicate is made and again at the first call
+ * after this process' settings or profile changed -- no round trip in a
+ * call whose settings did not change.  Only when the settings' hash
+ * differs does a second PMPI_Allreduce (two words per setting) find which
+ * ones; the verdict is the same on every rank, so is the second step.
+ *
+ * On disagreement every rank of that communicator behaves as if the
+ * variable were unset -- the built-in default: radix 4, the default
+ * segment size (or the profile's choice), the plain call's own choice
+ * instead of a forced algorithm, model selection, arrival selection on --
+ * and rank 0 of the communicator says so once per variable and process on
+ * stderr.  Equal values take effect as before; a value is compared as the
+ * text it is ("4" and "04" differ: both ranks then use the default, safe).
+ *
+ * Inside a call, papc_getenv() stands for getenv() for these names and
+ * returns NULL for one its communicator disagrees on (the thread-local
+ * mask set by comm.c at the call's start, cleared when the call returns);
+ * outside a call (papc_explain, the tools) it is getenv().
+ *
+ * A setting changed after a communicator's agreement is agreed again at the
+ * next call on it, by every rank whose settings changed: change it on every
+ * rank alike, between the same two calls (papc-tune, papc-select-bench and
+ * the tests do, after a barrier); papc_settings_agree() does it outside a
+ * timed call.  A change on some ranks only cannot be detected without a
+ * round trip in every call: those ranks then wait in the agreement while
+ * the others run the call, which hangs, as a collective called on some
+ * ranks only does. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core.h"
+
+extern char **environ;
+
+typedef struct setting {
+    const char *name;
+    const char *dflt;  /* what every rank uses when the ranks differ */
+} setting;
+
+/* Read through papc_getenv by the library; "PAPC_SELECT" and
+ * "PAPC_ARRIVAL_SELECT" stand for the effective modes (the variable or
+ * papc_set_selection / papc_set_arrival_selection), not for the text. */
+static const setting table[] = {
+    {"PAPC_SEGSIZE", "the default segment size (8192 B, or the profile's "
+                     "choice)"},
+    {"PAPC_GATHER_FIRST_SEGMENT", "the default 1024"},
+    {"PAPC_PIPELINE_MAX_SEGMENT", "the default 64512"},
+    {"PAPC_KNOMIAL_RADIX", "the default 4"},
+    {"PAPC_RADIX_K", "the default 8,4,2"},
+    {"PAPC_TUW_THRESHOLD", "the default threshold"},
+    {"PAPC_ALPHA", "the default"},
+    {"PAPC_BETA", "the default"},
+    {"PAPC_CLV_SEGMENTS", "the default"},
+    {"PAPC_CLV_ROUND", "the default"},
+    {"PAPC_CLV_SLACK", "the default 1"},
+    {"PAPC_PRR_EAGER_BYTES", "the default"},
+    {"PAPC_GATHER_ALGORITHM", "the plain call's own choice"},
+    {"PAPC_SCATTER_ALGORITHM", "the plain call's own choice"},
+    {"PAPC_BCAST_ALGORITHM", "the plain call's own choice"},
+    {"PAPC_REDUCE_ALGORITHM", "the plain call's own choice"},
+    {"PAPC_ALLREDUCE_ALGORITHM", "the plain call's own choice"},
+    {"PAPC_GATHERV_ALGORITHM", "the plain call's own choice"},
+    {"PAPC_SCATTERV_ALGORITHM", "the plain call's own choice"},
+    {"PAPC_SELECT", "model selection (the default)"},
+    {"PAPC_ARRIVAL_SELECT", "arrival selection on (the default)"},
+    {"PAPC_ARRIVAL_MIN_BYTES", "the default 16384"},
+    {"PAPC_ARRIVAL_VIEWS", "the default 4"},
+    {"PAPC_ARRIVAL_PERSIST", "the default (on)"},
+    {"PAPC_ARRIVAL_NOISE_K", "the default 0"},
+    {"PAPC_MONITOR", "the default (unset)"},
+    /* testing knobs that change a schedule */
+    {"PAPC_CLV_TEST_OFFSETS", "none"},
+    {"PAPC_PRR_TEST_OFFSETS", "none"},
+    {"PAPC_PRR_TEST_COST", "none"},
+    {"PAPC_PRR_TEST_K", "none"},
+};
+#define NSET (int)(sizeof table / sizeof *table)
+_Static_assert(sizeof table / sizeof *table <= PAPC_SETTINGS_MAX,
+               "one bit per setting in a 64-bit mask");
+
+_Thread_local uint64_t papc_env_mask;
+_Thread_local uint64_t papc_env_effective;
+
+int papc_settings_count(void) { return NSET; }
+
+static int find(const char *name, size_t len) {
+    for (int i = 0; i < NSET; i++)
+        if (strncmp(table[i].name, name, len) == 0 &&
+            table[i].name[len] == '\0')
+            return i;
+    return -1;
+}
+
+/* FNV-1a of the text; an unset variable has its own value. */
+#define UNSET_HASH 0x9E3779B97F4A7C15ull
+static uint64_t text_hash(const char *s) {
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001B3ull;
+    return h == UNSET_HASH ? h + 1 : h;
+}
+
+static uint64_t combine(const uint64_t *each, uint64_t differs) {
+    uint64_t h = 0x84222325CBF29CE4ull;
+    for (int i = 0; i < NSET; i++) {
+        uint64_t v = (differs >> i & 1) ? UNSET_HASH : each[i];
+        h = (h ^ v) * 0x100000001B3ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+uint64_t papc_settings_snapshot(uint64_t *each) {
+    for (int i = 0; i < NSET; i++) each[i] = UNSET_HASH;
+    /* One pass over the environment: a call pays a five-byte compare per
+     * variable, not a getenv per setting. */
+    for (char **e = environ; e && *e; e++) {
+        if (strncmp(*e, "PAPC_", 5) != 0) continue;
+        const char *eq = strchr(*e, '=');
+        if (!eq) continue;
+        int i = find(*e, (size_t)(eq - *e));
+        if (i >= 0) each[i] = text_hash(eq + 1);
+    }
+    each[find("PAPC_SELECT", 11)] = text_hash(papc_select_mode_word());
+    each[find("PAPC_ARRIVAL_SELECT", 19)] =
+        text_hash(papc_arrival_mode_word());
+    return combine(each, 0);
+}
+
+uint64_t papc_settings_effective(const uint64_t *each, uint64_t differs) {
+    return combine(each, differs);
+}
+
+int papc_setting_differs(const char *name) {
+    if (!papc_env_mask) return 0;
+    int i = find(name, strlen(name));
+    return i >= 0 && (papc_env_mask >> i & 1);
+}
+
+const char *papc_getenv(const char *name) {
+    return papc_setting_differs(name) ? NULL : getenv(name);
+}
+
+int papc_settings_differ(MPI_Comm priv, const uint64_t *each,
+                         uint64_t *differs) {
+    uint64_t mine[2 * PAPC_SETTINGS_MAX], top[2 * PAPC_SETTINGS_MAX];
+    for (int i = 0; i < NSET; i++) {
+        mine[2 * i] = each[i];
+        mine[2 * i + 1] = ~each[i];
+    }
+    int rc = PMPI_Allreduce(mine, top, 2 * NSET, MPI_UINT64_T, MPI_MAX,
+                            priv);
+    if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "MPI_Allreduce");
+    *differs = 0;
+    for (int i = 0; i < NSET; i++)
+        if (top[2 * i] != mine[2 * i] || top[2 * i + 1] != mine[2 * i + 1])
+            *differs |= 1ull << i;
+    return MPI_SUCCESS;
+}
+
+void papc_settings_report(uint64_t differs, int rank, int size) {
+    static _Atomic uint64_t said;
+    if (rank != 0) return;
+    for (int i = 0; i < NSET; i++) {
+        uint64_t bit = 1ull << i;
+        if (!(differs & bit) || (atomic_fetch_or(&said, bit) & bit))
+            continue;
+        const char *here = NULL;
+        if (!strcmp(table[i].name, "PAPC_SELECT"))
+            here = papc_select_mode_word();
+        else if (!strcmp(table[i].name, "PAPC_ARRIVAL_SELECT"))
+            here = papc_arrival_mode_word();
+        else here = getenv(table[i].name);
+        fprintf(stderr, "papcoll: %s differs across the ranks of a "
+                "communicator of size %d (%s%s%s here); using %s on every "
+                "rank of it\n", table[i].name, size, here ? "\"" : "",
+                here ? here : "unset", here ? "\"" : "", table[i].dflt);
+    }
+}
