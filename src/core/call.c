@@ -172,7 +172,7 @@ static int begin(papc_call *c, papc_collective coll, MPI_Comm comm) {
 /* The end of a public call: the settings mask of the call's
  * communicator (papc_private_comm) stops applying. */
 static int done(int rc) {
-    papc_env_mask = 0;
+    papc_settings_leave();
     return rc;
 }
 

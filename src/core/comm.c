@@ -51,7 +51,6 @@ static int agree(papc_comm_state *s, unsigned gen, uint64_t phash,
  * changed: see settings.c for the contract. */
 static int sync_settings(papc_comm_state *s, int force) {
     uint64_t each[PAPC_SETTINGS_MAX];
-    papc_env_mask = 0; /* the modes below as this process has them */
     uint64_t local = papc_settings_snapshot(each);
     unsigned gen;
     uint64_t phash;
@@ -125,8 +124,7 @@ int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq) {
     int rc = comm_state(user, &s, NULL);
     if (rc == MPI_SUCCESS) rc = sync_settings(s, 0);
     if (rc != MPI_SUCCESS) return rc;
-    papc_env_mask = s->differs;
-    papc_env_effective = s->effective;
+    papc_settings_enter(s->differs, s->effective);
     *priv = s->priv;
     *seq = s->seq++;
     return MPI_SUCCESS;
@@ -149,8 +147,7 @@ int papc_comm_profile_agreed(MPI_Comm user, unsigned gen, int *same) {
          * agreed what it had then). */
         rc = sync_settings(s, 1);
         if (rc != MPI_SUCCESS) return rc;
-        papc_env_mask = s->differs;
-        papc_env_effective = s->effective;
+        papc_settings_enter(s->differs, s->effective);
     }
     *same = s->agreed_same;
     return MPI_SUCCESS;
@@ -163,7 +160,6 @@ int papc_settings_agree(MPI_Comm comm) {
     papc_comm_state *s = NULL;
     rc = comm_state(comm, &s, &created);
     if (rc == MPI_SUCCESS && !created) rc = sync_settings(s, 1);
-    papc_env_mask = 0;
     return rc;
 }
 

@@ -261,12 +261,15 @@ int papc_settings_differ(MPI_Comm priv, const uint64_t *each,
 /* Rank 0 of the communicator names each differing setting on stderr, once
  * per setting and process. */
 void papc_settings_report(uint64_t differs, int rank, int size);
-/* Set by comm.c at the start of a call (papc_private_comm) from the call's
- * communicator, cleared when the public call returns: the settings it
- * disagrees on, and the combined hash of what every rank uses (the
- * selector's cache is kept for one such hash at a time). */
-extern _Thread_local uint64_t papc_env_mask;
-extern _Thread_local uint64_t papc_env_effective;
+/* From the start of a call (papc_private_comm: its communicator's
+ * verdict, differs and effective as papc_settings_effective gave them)
+ * until the public call returns (call.c), on this thread: papc_getenv
+ * answers from the call's snapshot of the environment (no getenv). */
+void papc_settings_enter(uint64_t differs, uint64_t effective);
+void papc_settings_leave(void);
+/* The call's effective hash (0 outside a call): the selector's cache is
+ * kept for one at a time. */
+uint64_t papc_settings_effective_now(void);
 /* The effective modes as words (select.c): "fixed"/"model", "on"/"off". */
 const char *papc_select_mode_word(void);
 const char *papc_arrival_mode_word(void);

@@ -509,7 +509,7 @@ static void cache_put(uint64_t key, int row, int seg) {
 static _Atomic uint64_t cache_settings;
 
 static void cache_follow_settings(void) {
-    uint64_t eff = papc_env_effective;
+    uint64_t eff = papc_settings_effective_now();
     if (atomic_load_explicit(&cache_settings, memory_order_acquire) == eff)
         return;
     for (int i = 0; i < CACHE_SIZE; i++)

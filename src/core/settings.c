@@ -27,10 +27,14 @@
  * stderr.  Equal values take effect as before; a value is compared as the
  * text it is ("4" and "04" differ: both ranks then use the default, safe).
  *
- * Inside a call, papc_getenv() stands for getenv() for these names and
- * returns NULL for one its communicator disagrees on (the thread-local
- * mask set by comm.c at the call's start, cleared when the call returns);
- * outside a call (papc_explain, the tools) it is getenv().
+ * Inside a call, papc_getenv() stands for getenv() for these names: it
+ * answers from the snapshot the call started with (papc_settings_enter,
+ * from comm.c at the call's start, until call.c's papc_settings_leave when
+ * the call returns), NULL for one its communicator disagrees on; outside a
+ * call (papc_explain, the tools, the monitor thread) it is getenv().  The
+ * snapshot is one pass over the environment per call (about 0.1-0.2 us
+ * with 90 variables), and the call's own reads of PAPC_SEGSIZE, ... then
+ * cost no getenv.
  *
  * A setting changed after a communicator's agreement is agreed again at the
  * next call on it, by every rank whose settings changed: change it on every
@@ -94,15 +98,32 @@ static const setting table[] = {
 _Static_assert(sizeof table / sizeof *table <= PAPC_SETTINGS_MAX,
                "one bit per setting in a 64-bit mask");
 
-_Thread_local uint64_t papc_env_mask;
-_Thread_local uint64_t papc_env_effective;
+/* This thread's call: inside one (papc_settings_enter), the settings its
+ * communicator disagrees on, the effective hash, and the values of the
+ * snapshot the call started with (pointers into the environment, valid
+ * while it is not changed: during the call). */
+typedef struct call_env {
+    int in_call;
+    uint64_t differs, effective;
+    const char *val[PAPC_SETTINGS_MAX];
+} call_env;
+static _Thread_local call_env env_now;
 
 int papc_settings_count(void) { return NSET; }
 
+/* The index of the setting called name[0..len), -1 if none.  Lengths
+ * first: a call looks up every PAPC_ variable of the environment. */
 static int find(const char *name, size_t len) {
+    static _Atomic size_t lens[NSET];
+    if (!atomic_load_explicit(&lens[0], memory_order_acquire)) {
+        for (int i = NSET - 1; i > 0; i--)
+            atomic_store_explicit(&lens[i], strlen(table[i].name),
+                                  memory_order_relaxed);
+        atomic_store_explicit(&lens[0], strlen(table[0].name),
+                              memory_order_release);
+    }
     for (int i = 0; i < NSET; i++)
-        if (strncmp(table[i].name, name, len) == 0 &&
-            table[i].name[len] == '\0')
+        if (lens[i] == len && memcmp(table[i].name, name, len) == 0)
             return i;
     return -1;
 }
@@ -126,34 +147,67 @@ static uint64_t combine(const uint64_t *each, uint64_t differs) {
 }
 
 uint64_t papc_settings_snapshot(uint64_t *each) {
-    for (int i = 0; i < NSET; i++) each[i] = UNSET_HASH;
-    /* One pass over the environment: a call pays a five-byte compare per
-     * variable, not a getenv per setting. */
-    for (char **e = environ; e && *e; e++) {
-        if (strncmp(*e, "PAPC_", 5) != 0) continue;
-        const char *eq = strchr(*e, '=');
-        if (!eq) continue;
-        int i = find(*e, (size_t)(eq - *e));
-        if (i >= 0) each[i] = text_hash(eq + 1);
+    call_env *ce = &env_now;
+    for (int i = 0; i < NSET; i++) {
+        each[i] = UNSET_HASH;
+        ce->val[i] = NULL;
     }
-    each[find("PAPC_SELECT", 11)] = text_hash(papc_select_mode_word());
-    each[find("PAPC_ARRIVAL_SELECT", 19)] =
-        text_hash(papc_arrival_mode_word());
+    /* One pass over the environment: a call pays a byte compare or two per
+     * variable (OMPI_* and the rest fail at the first), not a getenv per
+     * setting. */
+    for (char **e = environ; e && *e; e++) {
+        const char *x = *e;
+        if (x[0] != 'P' || x[1] != 'A' || x[2] != 'P' || x[3] != 'C' ||
+            x[4] != '_')
+            continue;
+        const char *eq = strchr(x, '=');
+        if (!eq) continue;
+        int i = find(x, (size_t)(eq - x));
+        if (i < 0) continue;
+        each[i] = text_hash(eq + 1);
+        ce->val[i] = eq + 1;
+    }
+    static int sel = -1, arr = -1; /* found once (the same every time) */
+    if (sel < 0) sel = find("PAPC_SELECT", 11);
+    if (arr < 0) arr = find("PAPC_ARRIVAL_SELECT", 19);
+    each[sel] = text_hash(papc_select_mode_word());
+    each[arr] = text_hash(papc_arrival_mode_word());
     return combine(each, 0);
 }
+
+void papc_settings_enter(uint64_t differs, uint64_t effective) {
+    call_env *ce = &env_now;
+    ce->differs = differs;
+    ce->effective = effective;
+    ce->in_call = 1;
+}
+
+void papc_settings_leave(void) {
+    call_env *ce = &env_now;
+    ce->in_call = 0;
+    ce->differs = 0;
+    ce->effective = 0;
+}
+
+uint64_t papc_settings_effective_now(void) { return env_now.effective; }
 
 uint64_t papc_settings_effective(const uint64_t *each, uint64_t differs) {
     return combine(each, differs);
 }
 
 int papc_setting_differs(const char *name) {
-    if (!papc_env_mask) return 0;
+    call_env *ce = &env_now;
+    if (!ce->differs) return 0;
     int i = find(name, strlen(name));
-    return i >= 0 && (papc_env_mask >> i & 1);
+    return i >= 0 && (ce->differs >> i & 1);
 }
 
 const char *papc_getenv(const char *name) {
-    return papc_setting_differs(name) ? NULL : getenv(name);
+    call_env *ce = &env_now;
+    if (!ce->in_call) return getenv(name);
+    int i = find(name, strlen(name));
+    if (i < 0) return getenv(name);
+    return (ce->differs >> i & 1) ? NULL : ce->val[i];
 }
 
 int papc_settings_differ(MPI_Comm priv, const uint64_t *each,
