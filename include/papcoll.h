@@ -247,15 +247,18 @@ typedef struct papc_prediction {
 int papc_profile_load(const char *path);
 /* "model" (the default: by the profile's models when one is loaded) or
  * "fixed" (papcoll's fixed size rules, as before issue 12), for this
- * process; must be the same on every rank.  MPI_ERR_ARG for another word.
- * PAPC_SELECT=fixed sets it at the first call. */
+ * process.  MPI_ERR_ARG for another word.  PAPC_SELECT=fixed sets it at
+ * the first call.  Agreed per communicator (papc_settings_agree, below):
+ * call it on every rank alike, between the same two calls; where the
+ * ranks differ, every rank uses "model". */
 int papc_set_selection(const char *mode);
 /* Arrival-aware selection (issue 15): on (1, the default) the plain call of
  * gather, scatter, reduce and allreduce on a communicator the arrival
  * monitor serves also weighs the arrival-aware algorithms against the
  * predicted arrival offsets; off (0) it chooses by size alone, as above.
- * For this process; must be the same on every rank.  PAPC_ARRIVAL_SELECT=0
- * sets it off at the first call. */
+ * For this process.  PAPC_ARRIVAL_SELECT=0 sets it off at the first call.
+ * Agreed per communicator as papc_set_selection (where the ranks differ:
+ * on). */
 int papc_set_arrival_selection(int on);
 int papc_get_arrival_selection(void);
 /* The file of the loaded profile, or NULL when none is loaded. */

@@ -1068,6 +1068,12 @@ static int bench_cell(papc_collective coll, size_t bytes, const options *o) {
     cell_alloc(c);
     if (rank == 0) plan_variants(c, o);
     share_plan(c);
+    /* plan_variants set rank 0's selection mode to "model" for
+     * papc_explain: the same on every rank, and agreed now (papcoll agrees
+     * the mode per communicator; a change on rank 0 alone would make its
+     * next call agree while the others run theirs). */
+    papc_set_selection("model");
+    papc_settings_agree(MPI_COMM_WORLD);
     check_variants(c);
     time_cell(c, o);
     int failed = 0;

@@ -251,8 +251,9 @@ int papc_settings_count(void);
 /* This process' settings now: each[i] one hash per setting; returns their
  * combined hash. */
 uint64_t papc_settings_snapshot(uint64_t *each);
-/* The combined hash of what every rank uses: the settings in differs
- * counted as unset. */
+/* The hash of the settings a cost model reads (settings.c's "model"
+ * ones) as every rank of the communicator uses them: those in differs
+ * counted as unset.  The selector keys its cache on it (select.c). */
 uint64_t papc_settings_effective(const uint64_t *each, uint64_t differs);
 /* Collective on priv: *differs gets one bit per setting whose hash is not
  * the same on every rank (two words per setting, one PMPI_Allreduce). */
@@ -267,8 +268,7 @@ void papc_settings_report(uint64_t differs, int rank, int size);
  * answers from the call's snapshot of the environment (no getenv). */
 void papc_settings_enter(uint64_t differs, uint64_t effective);
 void papc_settings_leave(void);
-/* The call's effective hash (0 outside a call): the selector's cache is
- * kept for one at a time. */
+/* That hash for the current call (0 outside a call). */
 uint64_t papc_settings_effective_now(void);
 /* The effective modes as words (select.c): "fixed"/"model", "on"/"off". */
 const char *papc_select_mode_word(void);

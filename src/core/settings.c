@@ -55,6 +55,8 @@ extern char **environ;
 typedef struct setting {
     const char *name;
     const char *dflt;  /* what every rank uses when the ranks differ */
+    int model;         /* a cost model reads it: 1 its value, 2 whether it
+                          is set (the selector's cache key, select.c) */
 } setting;
 
 /* Read through papc_getenv by the library; "PAPC_SELECT" and
@@ -62,37 +64,37 @@ typedef struct setting {
  * papc_set_selection / papc_set_arrival_selection), not for the text. */
 static const setting table[] = {
     {"PAPC_SEGSIZE", "the default segment size (8192 B, or the profile's "
-                     "choice)"},
-    {"PAPC_GATHER_FIRST_SEGMENT", "the default 1024"},
-    {"PAPC_PIPELINE_MAX_SEGMENT", "the default 64512"},
-    {"PAPC_KNOMIAL_RADIX", "the default 4"},
-    {"PAPC_RADIX_K", "the default 8,4,2"},
-    {"PAPC_TUW_THRESHOLD", "the default threshold"},
-    {"PAPC_ALPHA", "the default"},
-    {"PAPC_BETA", "the default"},
-    {"PAPC_CLV_SEGMENTS", "the default"},
-    {"PAPC_CLV_ROUND", "the default"},
-    {"PAPC_CLV_SLACK", "the default 1"},
-    {"PAPC_PRR_EAGER_BYTES", "the default"},
-    {"PAPC_GATHER_ALGORITHM", "the plain call's own choice"},
-    {"PAPC_SCATTER_ALGORITHM", "the plain call's own choice"},
-    {"PAPC_BCAST_ALGORITHM", "the plain call's own choice"},
-    {"PAPC_REDUCE_ALGORITHM", "the plain call's own choice"},
-    {"PAPC_ALLREDUCE_ALGORITHM", "the plain call's own choice"},
-    {"PAPC_GATHERV_ALGORITHM", "the plain call's own choice"},
-    {"PAPC_SCATTERV_ALGORITHM", "the plain call's own choice"},
-    {"PAPC_SELECT", "model selection (the default)"},
-    {"PAPC_ARRIVAL_SELECT", "arrival selection on (the default)"},
-    {"PAPC_ARRIVAL_MIN_BYTES", "the default 16384"},
-    {"PAPC_ARRIVAL_VIEWS", "the default 4"},
-    {"PAPC_ARRIVAL_PERSIST", "the default (on)"},
-    {"PAPC_ARRIVAL_NOISE_K", "the default 0"},
-    {"PAPC_MONITOR", "the default (unset)"},
+                     "choice)", 2},
+    {"PAPC_GATHER_FIRST_SEGMENT", "the default 1024", 1},
+    {"PAPC_PIPELINE_MAX_SEGMENT", "the default 64512", 1},
+    {"PAPC_KNOMIAL_RADIX", "the default 4", 1},
+    {"PAPC_RADIX_K", "the default 8,4,2", 1},
+    {"PAPC_TUW_THRESHOLD", "the default threshold", 1},
+    {"PAPC_ALPHA", "the default", 1},
+    {"PAPC_BETA", "the default", 1},
+    {"PAPC_CLV_SEGMENTS", "the default", 1},
+    {"PAPC_CLV_ROUND", "the default", 1},
+    {"PAPC_CLV_SLACK", "the default 1", 1},
+    {"PAPC_PRR_EAGER_BYTES", "the default", 1},
+    {"PAPC_GATHER_ALGORITHM", "the plain call's own choice", 0},
+    {"PAPC_SCATTER_ALGORITHM", "the plain call's own choice", 0},
+    {"PAPC_BCAST_ALGORITHM", "the plain call's own choice", 0},
+    {"PAPC_REDUCE_ALGORITHM", "the plain call's own choice", 0},
+    {"PAPC_ALLREDUCE_ALGORITHM", "the plain call's own choice", 0},
+    {"PAPC_GATHERV_ALGORITHM", "the plain call's own choice", 0},
+    {"PAPC_SCATTERV_ALGORITHM", "the plain call's own choice", 0},
+    {"PAPC_SELECT", "model selection (the default)", 0},
+    {"PAPC_ARRIVAL_SELECT", "arrival selection on (the default)", 0},
+    {"PAPC_ARRIVAL_MIN_BYTES", "the default 16384", 0},
+    {"PAPC_ARRIVAL_VIEWS", "the default 4", 0},
+    {"PAPC_ARRIVAL_PERSIST", "the default (on)", 0},
+    {"PAPC_ARRIVAL_NOISE_K", "the default 0", 0},
+    {"PAPC_MONITOR", "the default (unset)", 0},
     /* testing knobs that change a schedule */
-    {"PAPC_CLV_TEST_OFFSETS", "none"},
-    {"PAPC_PRR_TEST_OFFSETS", "none"},
-    {"PAPC_PRR_TEST_COST", "none"},
-    {"PAPC_PRR_TEST_K", "none"},
+    {"PAPC_CLV_TEST_OFFSETS", "none", 0},
+    {"PAPC_PRR_TEST_OFFSETS", "none", 0},
+    {"PAPC_PRR_TEST_COST", "none", 0},
+    {"PAPC_PRR_TEST_K", "none", 0},
 };
 #define NSET (int)(sizeof table / sizeof *table)
 _Static_assert(sizeof table / sizeof *table <= PAPC_SETTINGS_MAX,
@@ -192,7 +194,15 @@ void papc_settings_leave(void) {
 uint64_t papc_settings_effective_now(void) { return env_now.effective; }
 
 uint64_t papc_settings_effective(const uint64_t *each, uint64_t differs) {
-    return combine(each, differs);
+    uint64_t h = 0x84222325CBF29CE4ull;
+    for (int i = 0; i < NSET; i++) {
+        if (!table[i].model) continue;
+        uint64_t v = (differs >> i & 1) ? UNSET_HASH : each[i];
+        if (table[i].model == 2 && v != UNSET_HASH) v = 1;
+        h = (h ^ v) * 0x100000001B3ull;
+        h ^= h >> 29;
+    }
+    return h;
 }
 
 int papc_setting_differs(const char *name) {
