@@ -32,9 +32,11 @@
  * from comm.c at the call's start, until call.c's papc_settings_leave when
  * the call returns), NULL for one its communicator disagrees on; outside a
  * call (papc_explain, the tools, the monitor thread) it is getenv().  The
- * snapshot is one pass over the environment per call (about 0.1-0.2 us
- * with 90 variables), and the call's own reads of PAPC_SEGSIZE, ... then
- * cost no getenv.
+ * snapshot is one pass over the environment per call, and the call's own
+ * reads of PAPC_SEGSIZE, ... then cost no getenv: a plain 64-B bcast at
+ * P = 4 (Open MPI 4.1.4, shared memory, 2 cores, mpirun with 89
+ * variables, quiet machine, 2026-11-27) took 1.08 us a call against 0.98
+ * before (20,000 calls, the slowest rank's mean, twice each).
  *
  * A setting changed after a communicator's agreement is agreed again at the
  * next call on it, by every rank whose settings changed: change it on every
