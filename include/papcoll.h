@@ -247,19 +247,38 @@ typedef struct papc_prediction {
 int papc_profile_load(const char *path);
 /* "model" (the default: by the profile's models when one is loaded) or
  * "fixed" (papcoll's fixed size rules, as before issue 12), for this
- * process; must be the same on every rank.  MPI_ERR_ARG for another word.
- * PAPC_SELECT=fixed sets it at the first call. */
+ * process.  MPI_ERR_ARG for another word.  PAPC_SELECT=fixed sets it at
+ * the first call.  Agreed per communicator (papc_settings_agree, below):
+ * call it on every rank alike, between the same two calls; where the
+ * ranks differ, every rank uses "model". */
 int papc_set_selection(const char *mode);
 /* Arrival-aware selection (issue 15): on (1, the default) the plain call of
  * gather, scatter, reduce and allreduce on a communicator the arrival
  * monitor serves also weighs the arrival-aware algorithms against the
  * predicted arrival offsets; off (0) it chooses by size alone, as above.
- * For this process; must be the same on every rank.  PAPC_ARRIVAL_SELECT=0
- * sets it off at the first call. */
+ * For this process.  PAPC_ARRIVAL_SELECT=0 sets it off at the first call.
+ * Agreed per communicator as papc_set_selection (where the ranks differ:
+ * on). */
 int papc_set_arrival_selection(int on);
 int papc_get_arrival_selection(void);
 /* The file of the loaded profile, or NULL when none is loaded. */
 const char *papc_profile_path(void);
+
+/* Settings that change what a call sends -- PAPC_SEGSIZE,
+ * PAPC_KNOMIAL_RADIX, PAPC_<COLLECTIVE>_ALGORITHM, the modes above and the
+ * others README's "Environment variables" marks "agreed" -- are read by
+ * each process, so papcoll agrees them per communicator, with the profile:
+ * when the communicator's first papcoll call makes its private duplicate,
+ * and at the first call after this process' settings changed.  Where the
+ * ranks differ, every rank of that communicator uses the setting's default
+ * (as if unset) and rank 0 names the variable once on stderr.  Change a
+ * setting on every rank alike, between the same two calls; changed on some
+ * ranks only, they wait in the agreement of their next call while the
+ * others run it.
+ * papc_settings_agree (collective on comm) agrees this process' settings
+ * now, so that the next call on comm does not pay for it (a benchmark
+ * that changes PAPC_SEGSIZE between timed calls). */
+int papc_settings_agree(MPI_Comm comm);
 /* Every algorithm of coll with its predicted time for a call of P
  * processes and bytes (gather/scatter: one rank's block; bcast, reduce,
  * allreduce: the vector), dtype and op (reductions; MPI_DATATYPE_NULL /

@@ -895,7 +895,11 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
             memset(b->recv, 0xff, b->recv_len * sizeof(float)); /* NaNs */
             bcast_prepare(c, b, b->recv, o->root);
             /* every rank switches at the same point of the same call */
-            if (a->kind == KIND_AUTO_CLASSIC) papc_set_arrival_selection(0);
+            /* agreed now (papc_settings_agree), not in the timed call */
+            if (a->kind == KIND_AUTO_CLASSIC) {
+                papc_set_arrival_selection(0);
+                papc_settings_agree(MPI_COMM_WORLD);
+            }
             MPI_Barrier(MPI_COMM_WORLD);
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime(), m0 = mono_now();
@@ -917,8 +921,10 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
             double ta = MPI_Wtime();
             rc = run_coll(c, a, b, b->recv, o->root);
             double tf = MPI_Wtime();
-            if (a->kind == KIND_AUTO_CLASSIC)
+            if (a->kind == KIND_AUTO_CLASSIC) {
                 papc_set_arrival_selection(arrival_selection_at_start);
+                papc_settings_agree(MPI_COMM_WORLD);
+            }
             int ran_here = is_plain(a) ? ran_index(c, rc) : -1;
             int bad = rc != MPI_SUCCESS ||
                       (b->has_result &&

@@ -481,6 +481,7 @@ static void variant_enter(const variant *v) {
         char seg[32];
         snprintf(seg, sizeof seg, "%zu", v->segsize);
         setenv("PAPC_SEGSIZE", seg, 1);
+        papc_settings_agree(MPI_COMM_WORLD); /* now, not in the timed call */
     } else if (v->kind == VK_MODEL || v->kind == VK_FIXED) {
         int rc = papc_set_selection(v->kind == VK_MODEL ? "model" : "fixed");
         if (rc != MPI_SUCCESS) {
@@ -488,6 +489,7 @@ static void variant_enter(const variant *v) {
                     papc_strerror(rc));
             MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
         }
+        papc_settings_agree(MPI_COMM_WORLD); /* now, not in the timed call */
     }
 }
 
@@ -497,7 +499,10 @@ static void variant_leave(const variant *v) {
      * PAPC_SEGSIZE only once every rank is done with the call. */
     if (v->kind == VK_ALG && v->segmented) MPI_Barrier(MPI_COMM_WORLD);
 #endif
-    if (v->kind == VK_ALG && v->segmented) unsetenv("PAPC_SEGSIZE");
+    if (v->kind == VK_ALG && v->segmented) {
+        unsetenv("PAPC_SEGSIZE");
+        papc_settings_agree(MPI_COMM_WORLD);
+    }
 }
 
 static int variant_call(const cell *c, const variant *v) {
@@ -1063,6 +1068,12 @@ static int bench_cell(papc_collective coll, size_t bytes, const options *o) {
     cell_alloc(c);
     if (rank == 0) plan_variants(c, o);
     share_plan(c);
+    /* plan_variants set rank 0's selection mode to "model" for
+     * papc_explain: the same on every rank, and agreed now (papcoll agrees
+     * the mode per communicator; a change on rank 0 alone would make its
+     * next call agree while the others run theirs). */
+    papc_set_selection("model");
+    papc_settings_agree(MPI_COMM_WORLD);
     check_variants(c);
     time_cell(c, o);
     int failed = 0;

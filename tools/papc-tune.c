@@ -37,6 +37,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -815,14 +816,31 @@ static int run_call(papc_collective coll, const char *alg, MPI_Comm comm,
     }
 }
 
-/* PAPC_SEGSIZE on this rank, read by the library at every call. */
-static void set_segsize(size_t seg) {
+/* PAPC_SEGSIZE on this rank, read by the library at every call.  papcoll
+ * agrees it per communicator, at the first call on comm after it changed
+ * since comm's last agreement -- inside the timed call: agree it here
+ * instead, when comm last agreed another size.  Kept per communicator
+ * (an attribute), since ranks outside a smaller comm do not follow its
+ * changes; every rank of comm takes the same points, so the same steps. */
+static int seg_keyval = MPI_KEYVAL_INVALID;
+
+static void set_segsize(size_t seg, MPI_Comm comm) {
     static size_t current = (size_t)-1;
-    if (seg == current) return;
-    char v[32];
-    snprintf(v, sizeof v, "%zu", seg);
-    setenv("PAPC_SEGSIZE", v, 1);
-    current = seg;
+    if (seg != current) {
+        char v[32];
+        snprintf(v, sizeof v, "%zu", seg);
+        setenv("PAPC_SEGSIZE", v, 1);
+        current = seg;
+    }
+    if (seg_keyval == MPI_KEYVAL_INVALID)
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN,
+                               MPI_COMM_NULL_DELETE_FN, &seg_keyval, NULL);
+    void *agreed = NULL;
+    int found = 0;
+    MPI_Comm_get_attr(comm, seg_keyval, &agreed, &found);
+    if (found && (uintptr_t)agreed == (uintptr_t)seg + 1) return;
+    papc_settings_agree(comm);
+    MPI_Comm_set_attr(comm, seg_keyval, (void *)((uintptr_t)seg + 1));
 }
 
 /* One call of point pt on comm after a barrier: this rank's time; the
@@ -835,7 +853,7 @@ static double timed_call(const papc_alg_desc *row, MPI_Comm comm, int me,
      * (else a fast root reset it before a slow rank had read it). */
     MPI_Barrier(comm);
 #endif
-    set_segsize(pt->seg);
+    set_segsize(pt->seg, comm);
     int n = prepare_call(row->info.collective, pt->p, me, pt->m);
     MPI_Barrier(comm);
     double t0 = MPI_Wtime();

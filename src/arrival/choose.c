@@ -67,7 +67,7 @@ static int weighed(papc_collective coll) {
 }
 
 static int env_is(const char *name, const char *value) {
-    const char *v = getenv(name);
+    const char *v = papc_getenv(name);
     return v && strcmp(v, value) == 0;
 }
 
@@ -237,13 +237,11 @@ static void say(const papc_call *c, const candidate *won,
  * whatever k; every view is agreed and priced by every rank in the same
  * calls, so the means are the same on every rank. */
 static int views_weighed(void) {
-    static int n = -1;
-    if (n < 0) {
-        const char *v = getenv("PAPC_ARRIVAL_VIEWS");
-        n = v && *v ? atoi(v) : ARRIVAL_VIEWS_DEFAULT;
-        if (n < 1) n = 1;
-        if (n > ARR_PRICED) n = ARR_PRICED;
-    }
+    /* Read at every call, as its communicator agreed it (settings.c). */
+    const char *v = papc_getenv("PAPC_ARRIVAL_VIEWS");
+    int n = v && *v ? atoi(v) : ARRIVAL_VIEWS_DEFAULT;
+    if (n < 1) n = 1;
+    if (n > ARR_PRICED) n = ARR_PRICED;
     return n;
 }
 
@@ -332,7 +330,7 @@ static int run_wrapped(papc_call *c, const papc_alg_desc *r) {
 int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
                        size_t seg0, int *handled) {
     *handled = 0;
-    if (!papc_get_arrival_selection() || !weighed(c->coll) || c->size < 2)
+    if (!papc_arrival_selection_agreed() || !weighed(c->coll) || c->size < 2)
         return MPI_SUCCESS;
     if (papc_call_bytes(c) < papc_env_size("PAPC_ARRIVAL_MIN_BYTES",
                                        ARRIVAL_MIN_BYTES))
@@ -364,7 +362,7 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
         r = cheapest(c, classic, seg0, offset, &seg);
     }
     free(offset);
-    if (r != classic && !getenv("PAPC_SEGSIZE"))
+    if (r != classic && !papc_getenv("PAPC_SEGSIZE"))
         c->segsize = seg ? seg : seg0;
     *handled = 1;
     c->arrival_view = 1;

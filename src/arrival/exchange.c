@@ -1011,11 +1011,9 @@ static void keep_view_msg(int site, int n, const double *flat) {
 }
 
 double papc_arr_lasting_spread(const papc_call *c, double spread) {
-    static int persist = -1;
-    if (persist < 0) {
-        const char *v = getenv("PAPC_ARRIVAL_PERSIST");
-        persist = !(v && *v == '0');
-    }
+    /* Read at every call, as its communicator agreed it (settings.c). */
+    const char *pv = papc_getenv("PAPC_ARRIVAL_PERSIST");
+    int persist = !(pv && *pv == '0');
     if (!persist) return spread;
     double lasting = 0;
     papc_tr_lock();
@@ -1028,12 +1026,10 @@ double papc_arr_lasting_spread(const papc_call *c, double spread) {
 }
 
 double papc_arr_spread_floor(const papc_call *c) {
-    static double k = -1;
-    if (k < 0) {
-        const char *v = getenv("PAPC_ARRIVAL_NOISE_K");
-        k = v && *v ? strtod(v, NULL) : SPREAD_NOISE_K;
-        if (!(k >= 0)) k = SPREAD_NOISE_K;
-    }
+    /* Read at every call, as its communicator agreed it (settings.c). */
+    const char *kv = papc_getenv("PAPC_ARRIVAL_NOISE_K");
+    double k = kv && *kv ? strtod(kv, NULL) : SPREAD_NOISE_K;
+    if (!(k >= 0)) k = SPREAD_NOISE_K;
     double floor = PAPC_ARRIVAL_SPREAD_FLOOR_MIN;
     papc_tr_lock();
     int site = papc_arr_site(c);

@@ -84,7 +84,7 @@ static int warned;
 double papc_arr_now(void) { return papc_tr_now(); }
 
 static double env_double(const char *name, double dflt) {
-    const char *s = getenv(name);
+    const char *s = papc_getenv(name);
     if (!s || !*s) return dflt;
     char *end;
     double v = strtod(s, &end);
@@ -433,10 +433,14 @@ static void thread_main(void) {
 /* One message of segment size each way with every peer, so connections
  * and rendezvous paths exist before the first call (pap-allreduce Sect. 3,
  * warm-up).  PAPC_WARMUP=0 skips it (to measure what it buys). */
-static int warm_up(MPI_Comm comm, int rank, int size) {
+static size_t warm_up_bytes(void) {
     size_t seg = papc_env_size("PAPC_SEGSIZE", 8192);
     if (seg == 0) seg = 8192;
     if (seg > (1u << 20)) seg = 1u << 20;
+    return seg;
+}
+
+static int warm_up(MPI_Comm comm, int rank, int size, size_t seg) {
     char *s = calloc(2, seg);
     if (!s) return papc_error(MPI_ERR_NO_MEM, "warm-up buffer");
     int rc = MPI_SUCCESS;
@@ -653,14 +657,18 @@ static int mon_start(MPI_Comm priv) {
      * of any rank wins, so every rank uses the same path. */
     const char *w = getenv("PAPC_WARMUP");
     const char *vm = getenv("PAPC_ARRIVAL_VIEW_MEASURED");
-    int want[3] = {!(w && !strcmp(w, "0")),
+    /* And the warm-up's message size, PAPC_SEGSIZE read per process: the
+     * least, or ranks with a larger one would truncate at a smaller one. */
+    int want[4] = {!(w && !strcmp(w, "0")),
                    papc_arr_decision_tree_setting(),
-                   vm && !strcmp(vm, "1")}, all[3] = {0, 0, 0};
-    rc = PMPI_Allreduce(want, all, 3, MPI_INT, MPI_MIN, papc_mon.data);
+                   vm && !strcmp(vm, "1"), (int)warm_up_bytes()},
+        all[4] = {0, 0, 0, 0};
+    rc = PMPI_Allreduce(want, all, 4, MPI_INT, MPI_MIN, papc_mon.data);
     if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "warm-up agreement");
     papc_mon.dec_tree = papc_arr_decision_tree_mode(all[1], size);
     papc_mon.dec_measured = all[2];
-    if (rc == MPI_SUCCESS && all[0]) rc = warm_up(papc_mon.data, rank, size);
+    if (rc == MPI_SUCCESS && all[0])
+        rc = warm_up(papc_mon.data, rank, size, (size_t)all[3]);
     if (rc == MPI_SUCCESS) rc = fit_model(papc_mon.data, rank, size);
     if (rc != MPI_SUCCESS) {
         free_state();

@@ -89,7 +89,7 @@
 #define MAX_CHILDREN 32 /* at most one per round: ⌈log2 p⌉ <= 31 */
 
 static double env_double(const char *name, double dflt) {
-    const char *s = getenv(name);
+    const char *s = papc_getenv(name);
     if (!s || !*s) return dflt;
     char *end;
     double v = strtod(s, &end);
@@ -97,7 +97,7 @@ static double env_double(const char *name, double dflt) {
 }
 
 int64_t papc_itree_threshold(void) {
-    const char *s = getenv("PAPC_TUW_THRESHOLD");
+    const char *s = papc_getenv("PAPC_TUW_THRESHOLD");
     if (s && *s) {
         char *end;
         long long v = strtoll(s, &end, 10);

@@ -9,7 +9,7 @@
 #define DEFAULT_FIRST_SEGMENT 1024
 
 size_t papc_env_size(const char *name, size_t dflt) {
-    const char *v = getenv(name);
+    const char *v = papc_getenv(name);
     if (!v || !*v) return dflt;
     char *end;
     unsigned long long x = strtoull(v, &end, 10);
@@ -169,6 +169,13 @@ static int begin(papc_call *c, papc_collective coll, MPI_Comm comm) {
         if (rc_ != MPI_SUCCESS) return rc_;                                   \
     } while (0)
 
+/* The end of a public call: the settings mask of the call's
+ * communicator (papc_private_comm) stops applying. */
+static int done(int rc) {
+    papc_settings_leave();
+    return rc;
+}
+
 /* ---- gather / scatter and their v variants ---- */
 
 /* Starts a rooted data-movement call: begin(), the root checked, the
@@ -199,7 +206,7 @@ static int begin_rooted(papc_call *c, papc_collective coll,
                       gather ? "sendbuf" : "recvbuf");
 }
 
-static int gather_like(papc_collective coll, const void *sendbuf,
+static int gather_like_(papc_collective coll, const void *sendbuf,
                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm, const char *alg) {
@@ -233,23 +240,24 @@ static int gather_like(papc_collective coll, const void *sendbuf,
 int papc_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                 MPI_Comm comm) {
-    return gather_like(PAPC_GATHER, sendbuf, sendcount, sendtype, recvbuf,
-                       recvcount, recvtype, root, comm, NULL);
+    return done(gather_like_(PAPC_GATHER, sendbuf, sendcount, sendtype,
+                             recvbuf, recvcount, recvtype, root, comm, NULL));
 }
 
 int papc_gather_alg(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
                     int root, MPI_Comm comm, const char *algorithm) {
     if (!algorithm) return papc_error(MPI_ERR_ARG, "algorithm name is NULL");
-    return gather_like(PAPC_GATHER, sendbuf, sendcount, sendtype, recvbuf,
-                       recvcount, recvtype, root, comm, algorithm);
+    return done(gather_like_(PAPC_GATHER, sendbuf, sendcount, sendtype,
+                             recvbuf, recvcount, recvtype, root, comm,
+                             algorithm));
 }
 
 int papc_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                  MPI_Comm comm) {
-    return gather_like(PAPC_SCATTER, sendbuf, sendcount, sendtype, recvbuf,
-                       recvcount, recvtype, root, comm, NULL);
+    return done(gather_like_(PAPC_SCATTER, sendbuf, sendcount, sendtype,
+                             recvbuf, recvcount, recvtype, root, comm, NULL));
 }
 
 int papc_scatter_alg(const void *sendbuf, int sendcount,
@@ -257,13 +265,14 @@ int papc_scatter_alg(const void *sendbuf, int sendcount,
                      MPI_Datatype recvtype, int root, MPI_Comm comm,
                      const char *algorithm) {
     if (!algorithm) return papc_error(MPI_ERR_ARG, "algorithm name is NULL");
-    return gather_like(PAPC_SCATTER, sendbuf, sendcount, sendtype, recvbuf,
-                       recvcount, recvtype, root, comm, algorithm);
+    return done(gather_like_(PAPC_SCATTER, sendbuf, sendcount, sendtype,
+                             recvbuf, recvcount, recvtype, root, comm,
+                             algorithm));
 }
 
 /* ---- bcast ---- */
 
-static int bcast_call(void *buffer, int count, MPI_Datatype datatype,
+static int bcast_call_(void *buffer, int count, MPI_Datatype datatype,
                       int root, MPI_Comm comm, const char *alg) {
     papc_call c;
     TRY(begin(&c, PAPC_BCAST, comm));
@@ -282,18 +291,18 @@ static int bcast_call(void *buffer, int count, MPI_Datatype datatype,
 
 int papc_bcast(void *buffer, int count, MPI_Datatype datatype, int root,
                MPI_Comm comm) {
-    return bcast_call(buffer, count, datatype, root, comm, NULL);
+    return done(bcast_call_(buffer, count, datatype, root, comm, NULL));
 }
 
 int papc_bcast_alg(void *buffer, int count, MPI_Datatype datatype, int root,
                    MPI_Comm comm, const char *algorithm) {
     if (!algorithm) return papc_error(MPI_ERR_ARG, "algorithm name is NULL");
-    return bcast_call(buffer, count, datatype, root, comm, algorithm);
+    return done(bcast_call_(buffer, count, datatype, root, comm, algorithm));
 }
 
 /* ---- reduce / allreduce ---- */
 
-static int reduce_like(papc_collective coll, const void *sendbuf,
+static int reduce_like_(papc_collective coll, const void *sendbuf,
                        void *recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, int root, MPI_Comm comm, const char *alg) {
     papc_call c;
@@ -324,35 +333,35 @@ static int reduce_like(papc_collective coll, const void *sendbuf,
 
 int papc_reduce(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
-    return reduce_like(PAPC_REDUCE, sendbuf, recvbuf, count, datatype, op,
-                       root, comm, NULL);
+    return done(reduce_like_(PAPC_REDUCE, sendbuf, recvbuf, count, datatype,
+                             op, root, comm, NULL));
 }
 
 int papc_reduce_alg(const void *sendbuf, void *recvbuf, int count,
                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                     const char *algorithm) {
     if (!algorithm) return papc_error(MPI_ERR_ARG, "algorithm name is NULL");
-    return reduce_like(PAPC_REDUCE, sendbuf, recvbuf, count, datatype, op,
-                       root, comm, algorithm);
+    return done(reduce_like_(PAPC_REDUCE, sendbuf, recvbuf, count, datatype,
+                             op, root, comm, algorithm));
 }
 
 int papc_allreduce(const void *sendbuf, void *recvbuf, int count,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-    return reduce_like(PAPC_ALLREDUCE, sendbuf, recvbuf, count, datatype, op,
-                       0, comm, NULL);
+    return done(reduce_like_(PAPC_ALLREDUCE, sendbuf, recvbuf, count, datatype,
+                             op, 0, comm, NULL));
 }
 
 int papc_allreduce_alg(const void *sendbuf, void *recvbuf, int count,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                        const char *algorithm) {
     if (!algorithm) return papc_error(MPI_ERR_ARG, "algorithm name is NULL");
-    return reduce_like(PAPC_ALLREDUCE, sendbuf, recvbuf, count, datatype, op,
-                       0, comm, algorithm);
+    return done(reduce_like_(PAPC_ALLREDUCE, sendbuf, recvbuf, count, datatype,
+                             op, 0, comm, algorithm));
 }
 
 /* ---- gatherv / scatterv ---- */
 
-static int vector_like(papc_collective coll, const void *sendbuf,
+static int vector_like_(papc_collective coll, const void *sendbuf,
                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype,
                        const int *counts, const int *displs, int root,
@@ -385,8 +394,9 @@ static int vector_like(papc_collective coll, const void *sendbuf,
 int papc_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, const int recvcounts[], const int displs[],
                  MPI_Datatype recvtype, int root, MPI_Comm comm) {
-    return vector_like(PAPC_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
-                       recvtype, recvcounts, displs, root, comm, NULL);
+    return done(vector_like_(PAPC_GATHERV, sendbuf, sendcount, sendtype,
+                             recvbuf, 0, recvtype, recvcounts, displs, root,
+                             comm, NULL));
 }
 
 int papc_gatherv_alg(const void *sendbuf, int sendcount,
@@ -395,17 +405,18 @@ int papc_gatherv_alg(const void *sendbuf, int sendcount,
                      MPI_Datatype recvtype, int root, MPI_Comm comm,
                      const char *algorithm) {
     if (!algorithm) return papc_error(MPI_ERR_ARG, "algorithm name is NULL");
-    return vector_like(PAPC_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
-                       recvtype, recvcounts, displs, root, comm, algorithm);
+    return done(vector_like_(PAPC_GATHERV, sendbuf, sendcount, sendtype,
+                             recvbuf, 0, recvtype, recvcounts, displs, root,
+                             comm, algorithm));
 }
 
 int papc_scatterv(const void *sendbuf, const int sendcounts[],
                   const int displs[], MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, int root,
                   MPI_Comm comm) {
-    return vector_like(PAPC_SCATTERV, sendbuf, 0, sendtype, recvbuf,
-                       recvcount, recvtype, sendcounts, displs, root, comm,
-                       NULL);
+    return done(vector_like_(PAPC_SCATTERV, sendbuf, 0, sendtype, recvbuf,
+                             recvcount, recvtype, sendcounts, displs, root,
+                             comm, NULL));
 }
 
 int papc_scatterv_alg(const void *sendbuf, const int sendcounts[],
@@ -413,9 +424,9 @@ int papc_scatterv_alg(const void *sendbuf, const int sendcounts[],
                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm, const char *algorithm) {
     if (!algorithm) return papc_error(MPI_ERR_ARG, "algorithm name is NULL");
-    return vector_like(PAPC_SCATTERV, sendbuf, 0, sendtype, recvbuf,
-                       recvcount, recvtype, sendcounts, displs, root, comm,
-                       algorithm);
+    return done(vector_like_(PAPC_SCATTERV, sendbuf, 0, sendtype, recvbuf,
+                             recvcount, recvtype, sendcounts, displs, root,
+                             comm, algorithm));
 }
 
 const char *papc_mpi_library(void) {

@@ -7,21 +7,56 @@
 typedef struct papc_comm_state {
     MPI_Comm priv;
     unsigned seq;
-    unsigned agreed_gen;  /* profile generation last agreed on (0: never) */
+    int agreed;           /* 0 until the first agreement */
+    unsigned agreed_gen;  /* profile generation last agreed on */
     int agreed_same;      /* 1 when every rank had the same profile then */
+    uint64_t local;       /* this process' settings hash then */
+    uint64_t differs;     /* settings the ranks disagreed on then */
+    uint64_t effective;   /* hash of what every rank uses */
 } papc_comm_state;
 
 static int keyval = MPI_KEYVAL_INVALID;
 
-/* One MAX allreduce of (h, ~h) on s's private comm: a rank sees its own
- * pair come back only if h is both the largest and the smallest hash, so
- * every rank reaches the same verdict. */
-static int agree_profile(papc_comm_state *s, unsigned gen, uint64_t hash) {
-    uint64_t mine[2] = {hash, ~hash}, top[2];
-    int rc = PMPI_Allreduce(mine, top, 2, MPI_UINT64_T, MPI_MAX, s->priv);
+/* The profile and the settings (settings.c) in one PMPI_Allreduce of
+ * four words, (h, ~h) for each under MPI_MAX: a rank sees its own pair
+ * come back only if h is both the largest and the smallest hash, so every
+ * rank reaches the same verdict.  Only when the settings differ does a
+ * second allreduce find which (the same verdict everywhere, so every rank
+ * takes it or none). */
+static int agree(papc_comm_state *s, unsigned gen, uint64_t phash,
+                 const uint64_t *each, uint64_t local) {
+    uint64_t mine[4] = {phash, ~phash, local, ~local}, top[4];
+    int rc = PMPI_Allreduce(mine, top, 4, MPI_UINT64_T, MPI_MAX, s->priv);
     if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "MPI_Allreduce");
     s->agreed_same = top[0] == mine[0] && top[1] == mine[1];
+    uint64_t differs = 0;
+    if (top[2] != mine[2] || top[3] != mine[3]) {
+        rc = papc_settings_differ(s->priv, each, &differs);
+        if (rc != MPI_SUCCESS) return rc;
+        int rank = 0, size = 0;
+        MPI_Comm_rank(s->priv, &rank);
+        MPI_Comm_size(s->priv, &size);
+        papc_settings_report(differs, rank, size);
+    }
+    s->differs = differs;
+    s->effective = papc_settings_effective(each, differs);
+    s->local = local;
     s->agreed_gen = gen;
+    s->agreed = 1;
+    return MPI_SUCCESS;
+}
+
+/* Agrees again when this process' settings or profile changed since the
+ * last agreement on s (always when force).  Collective only when they
+ * changed: see settings.c for the contract. */
+static int sync_settings(papc_comm_state *s, int force) {
+    uint64_t each[PAPC_SETTINGS_MAX];
+    uint64_t local = papc_settings_snapshot(each);
+    unsigned gen;
+    uint64_t phash;
+    papc_select_profile_key(&gen, &phash);
+    if (force || !s->agreed || local != s->local || gen != s->agreed_gen)
+        return agree(s, gen, phash, each, local);
     return MPI_SUCCESS;
 }
 
@@ -42,17 +77,20 @@ static int ensure_keyval(void) {
 }
 
 /* The state of user, created at the first call. */
-static int comm_state(MPI_Comm user, papc_comm_state **out) {
+static int comm_state(MPI_Comm user, papc_comm_state **out, int *created) {
     papc_comm_state *s = NULL;
     int found = 0;
+    if (created) *created = 0;
     PAPC_CHECK(ensure_keyval());
     PAPC_CHECK(MPI_Comm_get_attr(user, keyval, &s, &found));
     if (!found) {
         s = malloc(sizeof *s);
         if (!s) return papc_error(MPI_ERR_NO_MEM, "no memory for comm state");
         s->seq = 0;
+        s->agreed = 0;
         s->agreed_gen = 0;
         s->agreed_same = 0;
+        s->local = s->differs = s->effective = 0;
         int rc = MPI_Comm_dup(user, &s->priv);
         if (rc != MPI_SUCCESS) {
             free(s);
@@ -66,20 +104,16 @@ static int comm_state(MPI_Comm user, papc_comm_state **out) {
             free(s);
             return papc_mpi_error(rc, "MPI_Comm_set_attr");
         }
-        /* The profile is agreed here, beside MPI_Comm_dup (a collective
-         * itself), not at the first plain call: there the
-         * allreduce ran before the call's arrival was stamped, so a late
-         * process' wait hid in it and the arrival-aware choice saw no
-         * one late (docs/scale.md, "At 512-4,096 processes", section 9).
-         * A later profile (papc_profile_load), or the first model choice
-         * on a comm set up under PAPC_SELECT=fixed, is still agreed at
-         * the next plain call (papc_comm_profile_agreed). */
-        unsigned gen;
-        uint64_t hash;
-        if (papc_select_profile_key(&gen, &hash)) {
-            rc = agree_profile(s, gen, hash);
-            if (rc != MPI_SUCCESS) return rc;
-        }
+        /* The profile and the settings are agreed here, beside
+         * MPI_Comm_dup (a collective itself), not at the first plain call:
+         * there the allreduce ran before the call's arrival was stamped, so
+         * a late process' wait hid in it and the arrival-aware choice saw
+         * no one late (docs/scale.md, "At 512-4,096 processes", section
+         * 9).  A later profile (papc_profile_load) or a changed setting is
+         * agreed at the next call (papc_private_comm). */
+        rc = sync_settings(s, 1);
+        if (rc != MPI_SUCCESS) return rc;
+        if (created) *created = 1;
     }
     *out = s;
     return MPI_SUCCESS;
@@ -87,8 +121,10 @@ static int comm_state(MPI_Comm user, papc_comm_state **out) {
 
 int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq) {
     papc_comm_state *s = NULL;
-    int rc = comm_state(user, &s);
+    int rc = comm_state(user, &s, NULL);
+    if (rc == MPI_SUCCESS) rc = sync_settings(s, 0);
     if (rc != MPI_SUCCESS) return rc;
+    papc_settings_enter(s->differs, s->effective);
     *priv = s->priv;
     *seq = s->seq++;
     return MPI_SUCCESS;
@@ -96,23 +132,35 @@ int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq) {
 
 int papc_private_comm_peek(MPI_Comm user, MPI_Comm *priv) {
     papc_comm_state *s = NULL;
-    int rc = comm_state(user, &s);
+    int rc = comm_state(user, &s, NULL);
     if (rc != MPI_SUCCESS) return rc;
     *priv = s->priv;
     return MPI_SUCCESS;
 }
 
-int papc_comm_profile_agreed(MPI_Comm user, unsigned gen, uint64_t hash,
-                             int *same) {
+int papc_comm_profile_agreed(MPI_Comm user, unsigned gen, int *same) {
     papc_comm_state *s = NULL;
-    int rc = comm_state(user, &s);
+    int rc = comm_state(user, &s, NULL);
     if (rc != MPI_SUCCESS) return rc;
     if (s->agreed_gen != gen) {
-        rc = agree_profile(s, gen, hash);
+        /* A profile loaded since the call started (papc_private_comm
+         * agreed what it had then). */
+        rc = sync_settings(s, 1);
         if (rc != MPI_SUCCESS) return rc;
+        papc_settings_enter(s->differs, s->effective);
     }
     *same = s->agreed_same;
     return MPI_SUCCESS;
+}
+
+int papc_settings_agree(MPI_Comm comm) {
+    int rank, size, created = 0;
+    int rc = papc_check_comm(comm, &rank, &size);
+    if (rc != MPI_SUCCESS) return rc;
+    papc_comm_state *s = NULL;
+    rc = comm_state(comm, &s, &created);
+    if (rc == MPI_SUCCESS && !created) rc = sync_settings(s, 1);
+    return rc;
 }
 
 int papc_call_tag(unsigned seq) {

@@ -146,16 +146,14 @@ int papc_private_comm(MPI_Comm user, MPI_Comm *priv, unsigned *seq);
 /* The same private duplicate (created if needed) without advancing the
  * call sequence: for the monitor, which must know which comm it serves. */
 int papc_private_comm_peek(MPI_Comm user, MPI_Comm *priv);
-/* Checks once per communicator and profile generation, collectively on
- * every rank of user, that every rank has the profile of this hash; *same
- * is the agreed verdict.  The first check runs when the private duplicate
- * is made (the first papcoll call on user), so a plain call agrees again
- * only after the profile changed. */
-int papc_comm_profile_agreed(MPI_Comm user, unsigned gen, uint64_t hash,
-                             int *same);
-/* The generation and hash of this process' profile, loaded if not yet
- * (select.c); 0 when the fixed rules are in force (nothing to agree). */
-int papc_select_profile_key(unsigned *gen, uint64_t *hash);
+/* The profile verdict of user's last agreement (comm.c: with the settings,
+ * when the private duplicate is made and at the first call after this
+ * process' settings or profile changed); agrees again first when gen is
+ * not the generation agreed (a profile loaded during the call). */
+int papc_comm_profile_agreed(MPI_Comm user, unsigned gen, int *same);
+/* The generation and hash of this process' profile (hash 0: none), loaded
+ * if not yet (select.c). */
+void papc_select_profile_key(unsigned *gen, uint64_t *hash);
 /* Base tag of the seq-th call: messages of different calls never match. */
 int papc_call_tag(unsigned seq);
 
@@ -236,6 +234,48 @@ int papc_reduce_local(const void *in, void *inout, int count, MPI_Datatype t,
 /* ---- argument checks (call.c) ---- */
 /* MPI initialized, comm a valid intracommunicator; fills rank and size. */
 int papc_check_comm(MPI_Comm comm, int *rank, int *size);
+
+/* ---- settings agreed per communicator (settings.c) ----
+ * The environment variables that change what a call sends (settings.c
+ * lists them) and the two modes (papc_set_selection,
+ * papc_set_arrival_selection), agreed with the profile (comm.c). */
+#define PAPC_SETTINGS_MAX 64
+/* getenv() for the library's variables: inside a call, NULL for one that
+ * the ranks of the call's communicator do not agree on, so every rank uses
+ * the default; outside a call, and for names not agreed, getenv(). */
+const char *papc_getenv(const char *name);
+/* 1 inside a call whose communicator disagrees on name (also
+ * "PAPC_SELECT" and "PAPC_ARRIVAL_SELECT", the effective modes). */
+int papc_setting_differs(const char *name);
+int papc_settings_count(void);
+/* This process' settings now: each[i] one hash per setting; returns their
+ * combined hash. */
+uint64_t papc_settings_snapshot(uint64_t *each);
+/* The hash of the settings a cost model reads (settings.c's "model"
+ * ones) as every rank of the communicator uses them: those in differs
+ * counted as unset.  The selector keys its cache on it (select.c). */
+uint64_t papc_settings_effective(const uint64_t *each, uint64_t differs);
+/* Collective on priv: *differs gets one bit per setting whose hash is not
+ * the same on every rank (two words per setting, one PMPI_Allreduce). */
+int papc_settings_differ(MPI_Comm priv, const uint64_t *each,
+                         uint64_t *differs);
+/* Rank 0 of the communicator names each differing setting on stderr, once
+ * per setting and process. */
+void papc_settings_report(uint64_t differs, int rank, int size);
+/* From the start of a call (papc_private_comm: its communicator's
+ * verdict, differs and effective as papc_settings_effective gave them)
+ * until the public call returns (call.c), on this thread: papc_getenv
+ * answers from the call's snapshot of the environment (no getenv). */
+void papc_settings_enter(uint64_t differs, uint64_t effective);
+void papc_settings_leave(void);
+/* That hash for the current call (0 outside a call). */
+uint64_t papc_settings_effective_now(void);
+/* The effective modes as words (select.c): "fixed"/"model", "on"/"off". */
+const char *papc_select_mode_word(void);
+const char *papc_arrival_mode_word(void);
+/* Arrival selection as the call's communicator agreed it (on when the
+ * ranks differ). */
+int papc_arrival_selection_agreed(void);
 
 /* ---- tuning (call.c) ---- */
 size_t papc_env_size(const char *name, size_t dflt);

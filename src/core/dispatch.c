@@ -35,7 +35,7 @@ static const papc_alg_desc *forced_by_env(const papc_call *c) {
     for (const char *p = cname; *p && n < (int)sizeof var - 11; p++)
         var[n++] = (char)toupper((unsigned char)*p);
     snprintf(var + n, sizeof var - (size_t)n, "_ALGORITHM");
-    const char *name = getenv(var);
+    const char *name = papc_getenv(var);
     if (!name || !*name) return NULL;
     const papc_alg_desc *a = papc_registry_find(c->coll, name);
     if (!a) {

@@ -166,7 +166,7 @@ const char *papc_profile_path(void) {
     return profile ? profile_file : NULL;
 }
 
-static int fixed_mode(void) {
+static int fixed_mode_raw(void) {
     int m = atomic_load_explicit(&mode_fixed, memory_order_relaxed);
     if (m < 0) {
         const char *v = getenv("PAPC_SELECT");
@@ -174,6 +174,16 @@ static int fixed_mode(void) {
         atomic_store(&mode_fixed, m);
     }
     return m;
+}
+
+const char *papc_select_mode_word(void) {
+    return fixed_mode_raw() ? "fixed" : "model";
+}
+
+/* The mode as the call's communicator agreed it (settings.c): model
+ * selection, the default, when the ranks differ. */
+static int fixed_mode(void) {
+    return papc_setting_differs("PAPC_SELECT") ? 0 : fixed_mode_raw();
 }
 
 /* The profile generation a choice is keyed on and agreed for, read after
@@ -184,15 +194,18 @@ static int fixed_mode(void) {
  * hid in them and the first two views saw every rank arrive together
  * (docs/scale.md, "At 512-4,096 processes", section 9). */
 static unsigned current_generation(void) {
-    if (!fixed_mode()) ensure_loaded();
+    ensure_loaded();
     return atomic_load_explicit(&generation, memory_order_acquire);
 }
 
-int papc_select_profile_key(unsigned *gen, uint64_t *hash) {
-    if (fixed_mode()) return 0;
-    *gen = current_generation();
+/* Loaded whatever the mode (session 8): the profile is agreed with the
+ * settings when a communicator's duplicate is made, on every rank alike,
+ * so a rank under PAPC_SELECT=fixed must not skip the load and its
+ * generation step (its ranks would agree again at different calls). */
+void papc_select_profile_key(unsigned *gen, uint64_t *hash) {
+    ensure_loaded();
+    *gen = atomic_load_explicit(&generation, memory_order_acquire);
     *hash = profile_hash;
-    return 1;
 }
 
 int papc_set_selection(const char *mode) {
@@ -214,6 +227,15 @@ int papc_get_arrival_selection(void) {
         atomic_store(&arrival_mode, m);
     }
     return m;
+}
+
+const char *papc_arrival_mode_word(void) {
+    return papc_get_arrival_selection() ? "on" : "off";
+}
+
+int papc_arrival_selection_agreed(void) {
+    return papc_setting_differs("PAPC_ARRIVAL_SELECT")
+               ? 1 : papc_get_arrival_selection();
 }
 
 int papc_set_arrival_selection(int on) {
@@ -430,14 +452,16 @@ static int row_index(papc_collective coll, const char *name) {
 
 /* ---- the decision cache ---- */
 
-/* One 64-bit word per entry: key in the high 48 bits, the decision in the
- * low 16 (row + 1 in 8 bits, segment candidate + 1 in 4 bits). */
+/* One 64-bit word per entry: key in the high 52 bits, the decision in the
+ * low 12 (row + 1 in 8 bits, segment candidate + 1 in 2 bits, bit 0 set:
+ * never 0, the empty slot). */
 #define CACHE_SIZE 4096
 static _Atomic uint64_t cache[CACHE_SIZE];
+_Static_assert(NSEG <= 3, "a segment candidate + 1 in 2 bits");
 
 static uint64_t cache_key(papc_collective coll, int P, unsigned sclass,
                           papc_opclass k, int commutative, int fixed,
-                          int low, unsigned gen) {
+                          int low, unsigned gen, unsigned settings) {
     uint64_t key = (uint64_t)(unsigned)P & 0xFFFFF;          /* 20 bits */
     key = key << 9 | (sclass & 0x1FF);
     key = key << 3 | ((unsigned)coll & 7);
@@ -446,7 +470,8 @@ static uint64_t cache_key(papc_collective coll, int P, unsigned sclass,
     key = key << 1 | (unsigned)(fixed != 0);
     key = key << 1 | (unsigned)(low != 0);
     key = key << 11 | (gen & 0x7FF);
-    return key;                                              /* 48 bits */
+    key = key << 4 | (settings & 0xF);
+    return key;                                              /* 52 bits */
 }
 
 static int cache_get(uint64_t key, int *row, int *seg) {
@@ -455,9 +480,9 @@ static int cache_get(uint64_t key, int *row, int *seg) {
         uint64_t e = atomic_load_explicit(&cache[(h + i) % CACHE_SIZE],
                                           memory_order_relaxed);
         if (e == 0) return 0;
-        if (e >> 16 == key) {
-            *row = (int)((e >> 8) & 0xFF) - 1;
-            *seg = (int)((e >> 4) & 0xF) - 1;
+        if (e >> 12 == key) {
+            *row = (int)((e >> 4) & 0xFF) - 1;
+            *seg = (int)((e >> 2) & 0x3) - 1;
             return 1;
         }
     }
@@ -466,15 +491,45 @@ static int cache_get(uint64_t key, int *row, int *seg) {
 
 /* A full neighbourhood just means the next call predicts again. */
 static void cache_put(uint64_t key, int row, int seg) {
-    uint64_t e = key << 16 | (uint64_t)(row + 1) << 8 |
-                 (uint64_t)(seg + 1) << 4 | 1;
+    uint64_t e = key << 12 | (uint64_t)(row + 1) << 4 |
+                 (uint64_t)(seg + 1) << 2 | 1;
     unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 52);
     for (int i = 0; i < 16; i++) {
         uint64_t expect = 0;
         _Atomic uint64_t *slot = &cache[(h + i) % CACHE_SIZE];
         if (atomic_compare_exchange_strong(slot, &expect, e)) return;
-        if (expect >> 16 == key) return;
+        if (expect >> 12 == key) return;
     }
+}
+
+/* A model's prediction reads settings (the k-nomial radix, whether
+ * PAPC_SEGSIZE is set, PAPC_PIPELINE_MAX_SEGMENT, ...: settings.c's
+ * "model" ones) as the call's communicator agreed them, so a cached
+ * choice holds for one set of them.  Each set met gets a number 1-15 in
+ * the key (a benchmark that sets and unsets PAPC_SEGSIZE between calls
+ * keeps both sets' choices); a 16th set empties the cache and starts
+ * again.  Two threads calling at once just then could meet each other's
+ * entries. */
+#define SETTINGS_SETS 15
+static _Atomic uint64_t settings_set[SETTINGS_SETS];
+
+static unsigned settings_number(void) {
+    uint64_t h = papc_settings_effective_now() | 1; /* never 0: empty */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < SETTINGS_SETS; i++) {
+            uint64_t v = atomic_load_explicit(&settings_set[i],
+                                              memory_order_acquire);
+            if (v == 0 && atomic_compare_exchange_strong(&settings_set[i],
+                                                          &v, h))
+                return (unsigned)i + 1;
+            if (v == h) return (unsigned)i + 1;
+        }
+        for (int i = 0; i < CACHE_SIZE; i++)
+            atomic_store_explicit(&cache[i], 0, memory_order_relaxed);
+        for (int i = 0; i < SETTINGS_SETS; i++)
+            atomic_store_explicit(&settings_set[i], 0, memory_order_release);
+    }
+    return 0;
 }
 
 /* ---- the call's choice ---- */
@@ -530,7 +585,7 @@ static int use_model(papc_call *c, unsigned gen) {
     if (fixed_mode()) return 0;
     ensure_loaded();
     int same = 0;
-    if (papc_comm_profile_agreed(c->user_comm, gen, profile_hash, &same) !=
+    if (papc_comm_profile_agreed(c->user_comm, gen, &same) !=
         MPI_SUCCESS)
         return 0;
     if (!same) {
@@ -558,7 +613,8 @@ const papc_alg_desc *papc_select(papc_call *c) {
     /* count < P changes the fixed allreduce rule: keep it in the key. */
     int low = fixed && c->coll == PAPC_ALLREDUCE && c->sendcount < c->size;
     uint64_t key = cache_key(c->coll, c->size, sclass, k,
-                             c->commutative, fixed, low, gen);
+                             c->commutative, fixed, low, gen,
+                             settings_number());
     int row = -1, seg = -1;
     if (!cache_get(key, &row, &seg)) {
         if (model) {
@@ -575,7 +631,8 @@ const papc_alg_desc *papc_select(papc_call *c) {
         say_choice(c, bytes, fixed, a, seg, "least predicted time under "
                    "the profile (papc-info --explain)");
     }
-    if (seg >= 0 && !getenv("PAPC_SEGSIZE")) c->segsize = seg_candidates[seg];
+    if (seg >= 0 && !papc_getenv("PAPC_SEGSIZE"))
+        c->segsize = seg_candidates[seg];
     return papc_registry_row(c->coll, row);
 }
 

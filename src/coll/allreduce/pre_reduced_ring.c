@@ -156,7 +156,7 @@ static int own_id(const papc_call *c, const int *order, int *id) {
 int papc_allreduce_arrival_view(const papc_call *c, const papc_arrival *a,
                                 int *order, double *arrival, int *id) {
     int P = c->size;
-    const char *knob = getenv("PAPC_PRR_TEST_OFFSETS");
+    const char *knob = papc_getenv("PAPC_PRR_TEST_OFFSETS");
     if (knob && *knob) {
         double *off = malloc((size_t)P * sizeof *off);
         if (!off) return papc_error(MPI_ERR_NO_MEM, "test offsets");
@@ -240,7 +240,7 @@ static int one_node(const papc_call *c) {
  * pre-steps the eager model picks beat the ring by 14 % --, over TCP as
  * rendezvous. */
 static double prr_eager_bytes(const papc_call *c) {
-    const char *e = getenv("PAPC_PRR_EAGER_BYTES");
+    const char *e = papc_getenv("PAPC_PRR_EAGER_BYTES");
     if (e && *e) {
         char *end;
         double v = strtod(e, &end);
@@ -260,7 +260,7 @@ static void presteps(const papc_call *c, const papc_arrival *a,
     double seg_bytes = (double)maxlen * (double)papc_type_size(c->sendtype);
     if (rule == PRR_RULE_PUBLISHED) {
         double tau = a->alpha + seg_bytes * (a->beta + a->gamma);
-        const char *t = getenv("PAPC_PRR_TEST_COST");
+        const char *t = papc_getenv("PAPC_PRR_TEST_COST");
         if (t && *t) {                           /* alpha,beta,gamma */
             double v[3];
             papc_parse_offsets(t, 3, v);
@@ -277,7 +277,7 @@ static void presteps(const papc_call *c, const papc_arrival *a,
      * spare CPU the two are equal. */
     papc_prr_cost cost = {a->alpha_busy, a->beta_busy, a->gamma, seg_bytes,
                           prr_eager_bytes(c)};
-    const char *knob = getenv("PAPC_PRR_TEST_COST");
+    const char *knob = papc_getenv("PAPC_PRR_TEST_COST");
     if (knob && *knob) {          /* alpha,beta,gamma,eager; "" keeps one */
         double v[4];
         papc_parse_offsets(knob, 4, v);
@@ -310,7 +310,7 @@ static int run_prr(const papc_call *c, const papc_arrival *a,
         rc = papc_allreduce_arrival_view(c, a, order, arrival, &id);
     if (rc == MPI_SUCCESS) {
         presteps(c, a, rule, arrival, k);
-        const char *knob = getenv("PAPC_PRR_TEST_K");
+        const char *knob = papc_getenv("PAPC_PRR_TEST_K");
         if (knob && *knob) {
             papc_parse_ints(knob, P, k);
             papc_prr_k_normalise(P, k);

@@ -44,7 +44,7 @@
 #define PAPC_KNOMIAL_MAX_RADIX 65536
 
 static int knomial_radix(void) {
-    const char *s = getenv("PAPC_KNOMIAL_RADIX");
+    const char *s = papc_getenv("PAPC_KNOMIAL_RADIX");
     if (!s || !*s) return DEFAULT_RADIX;
     char *end;
     long k = strtol(s, &end, 10);

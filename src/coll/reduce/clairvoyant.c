@@ -143,7 +143,7 @@ static int segment_elems(const papc_call *c, const papc_arrival *a,
                          int count) {
     size_t knob = papc_env_size("PAPC_CLV_SEGMENTS", 0);
     int N = knob <= PAPC_CLV_MAX_SEGMENTS ? (int)knob : 0;
-    if (!N && !getenv("PAPC_SEGSIZE"))
+    if (!N && !papc_getenv("PAPC_SEGSIZE"))
         N = model_segments(a, (double)count * papc_type_size(c->sendtype),
                            c->size);
     int elems = N ? count / N + (count % N != 0)
@@ -156,7 +156,7 @@ static int segment_elems(const papc_call *c, const papc_arrival *a,
 static int arrival_vector(const papc_call *c, const papc_arrival *a,
                           double d, int N, double *arrival) {
     int P = c->size;
-    const char *knob = getenv("PAPC_CLV_TEST_OFFSETS");
+    const char *knob = papc_getenv("PAPC_CLV_TEST_OFFSETS");
     if (knob && *knob) papc_parse_offsets(knob, P, arrival);
     else if (a->offset)
         for (int i = 0; i < P; i++) arrival[i] = a->offset[i];
@@ -513,7 +513,7 @@ static int run_events(clv_exec *x, const papc_clv_plan *s) {
  * without, 75.5 at k = 2 and paced); on the emulated cluster k = 2 cost
  * 8 % (70.6 against 65.1 ms). */
 static double plan_slack(void) {
-    const char *v = getenv("PAPC_CLV_SLACK");
+    const char *v = papc_getenv("PAPC_CLV_SLACK");
     if (!(v && *v)) return 1;
     char *end;
     double k = strtod(v, &end);
@@ -523,7 +523,7 @@ static double plan_slack(void) {
 /* The planned round: PAPC_CLV_ROUND=<seconds> when set (finite, > 0),
  * else slack x the model's round d. */
 static double plan_round(double d) {
-    const char *knob = getenv("PAPC_CLV_ROUND");
+    const char *knob = papc_getenv("PAPC_CLV_ROUND");
     if (knob && *knob) {
         char *end;
         double v = strtod(knob, &end);
@@ -646,7 +646,7 @@ static double model_nseg(const papc_model_in *in, double *seg) {
     double m = in->m;
     size_t knob = papc_env_size("PAPC_CLV_SEGMENTS", 0);
     double n = knob <= PAPC_CLV_MAX_SEGMENTS ? (double)knob : 0;
-    if (!n && getenv("PAPC_SEGSIZE")) {
+    if (!n && papc_getenv("PAPC_SEGSIZE")) {
         *seg = papc_model_first_segment(m, in->segsize);
         return papc_model_segments(m, in->segsize);
     }

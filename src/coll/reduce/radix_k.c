@@ -69,7 +69,7 @@ static int real_rank(const radix_run *x, int v) {
  * the run and its model use the same one. */
 static void factor_size(papc_radix *r, int P) {
     int prefs[PAPC_RADIX_MAX_PREFS];
-    int n = papc_radix_parse_prefs(getenv("PAPC_RADIX_K"), prefs);
+    int n = papc_radix_parse_prefs(papc_getenv("PAPC_RADIX_K"), prefs);
     if (n > 0)
         papc_radix_factor(r, P, prefs, n);
     else
