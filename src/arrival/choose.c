@@ -89,7 +89,8 @@ typedef struct candidate {
 
 /* The rows' balanced predictions and arrival corrections do not depend on
  * the offsets, only on what the key holds; a program repeats its calls, so
- * they are kept per collective and recomputed when the key changes.  Why:
+ * they are kept per collective and recomputed when the key changes (also
+ * the settings a model reads, e.g. PAPC_SEGSIZE, settings.c).  Why:
  * predicting every row (the agreed-profile check, the segment sizes, the
  * profile's entries) took 45-60 us of the 60-100 us a choice cost per rank
  * at P = 8 on the emulated cluster, on every plain call (docs/performance.md,
@@ -101,6 +102,7 @@ typedef struct row_cache_key {
     MPI_Datatype type;
     const papc_profile *profile;  /* the agreed one, NULL: none */
     unsigned gen;                 /* its generation */
+    uint64_t settings;            /* the agreed settings models read */
     double alpha, beta, gamma;    /* the monitor's agreed fit */
 } row_cache_key;
 
@@ -125,7 +127,8 @@ static row_cache_key cache_key(papc_call *c, size_t seg0, int bg) {
     k.type = c->sendtype;
     k.profile = papc_select_agreed_profile(c);
     uint64_t hash;
-    if (!papc_select_profile_key(&k.gen, &hash)) k.gen = 0;
+    papc_select_profile_key(&k.gen, &hash);
+    k.settings = papc_settings_effective_now();
     k.alpha = papc_mon.alpha;
     k.beta = papc_mon.beta;
     k.gamma = papc_mon.gamma;
