@@ -44,7 +44,11 @@
  *   - segment size: the one the prediction picked for segmented rows (0:
  *     whole message); gather linear_sync's first part (Open MPI's segsize
  *     column) is papcoll's PAPC_GATHER_FIRST_SEGMENT, default 1024; bcast
- *     chain (papcoll k_chain) gets fan-out 4.
+ *     chain (papcoll k_chain) gets fan-out 4;
+ *   - bcast knomial (4.1's algorithm 7) is exported only where ompi_info
+ *     lists it and papcoll's radix is 4: Open MPI reads its radix from
+ *     coll_tuned_bcast_algorithm_knomial_radix (default 4), not from the
+ *     rules file.
  *
  * MPICH 4.0 (src/mpi/coll/src/csel.c; checked against Debian 12's 4.0.2
  * with tests/select/check-export-mpich.sh):
@@ -110,42 +114,47 @@ typedef struct tx_alg {
     const char *target;  /* the library's name for the same pattern */
     int segmented;       /* carry the predicted segment size */
     int faninout;        /* Open MPI's fan-in/out column */
+    int optional;        /* left out where the library lacks it (below) */
 } tx_alg;
 
 static const tx_alg tx_ompi_gather[] = {
-    {"basic_linear", "basic_linear", 0, 0}, {"binomial", "binomial", 0, 0},
-    {"linear_sync", "linear_sync", 0, 0}, {NULL, NULL, 0, 0}};
+    {"basic_linear", "basic_linear", 0, 0, 0},
+    {"binomial", "binomial", 0, 0, 0},
+    {"linear_sync", "linear_sync", 0, 0, 0}, {NULL, NULL, 0, 0, 0}};
 static const tx_alg tx_ompi_scatter[] = {
-    {"basic_linear", "basic_linear", 0, 0}, {"binomial", "binomial", 0, 0},
-    {"linear_nb", "linear_nb", 0, 0}, {NULL, NULL, 0, 0}};
+    {"basic_linear", "basic_linear", 0, 0, 0},
+    {"binomial", "binomial", 0, 0, 0},
+    {"linear_nb", "linear_nb", 0, 0, 0}, {NULL, NULL, 0, 0, 0}};
 static const tx_alg tx_ompi_bcast[] = {
-    {"basic_linear", "basic_linear", 0, 0}, {"chain", "pipeline", 1, 0},
-    {"k_chain", "chain", 1, 4}, {"binary", "binary_tree", 1, 0},
-    {"split_binary", "split_binary_tree", 1, 0},
-    {"binomial", "binomial", 1, 0}, {NULL, NULL, 0, 0}};
+    {"basic_linear", "basic_linear", 0, 0, 0}, {"chain", "pipeline", 1, 0, 0},
+    {"k_chain", "chain", 1, 4, 0}, {"binary", "binary_tree", 1, 0, 0},
+    {"split_binary", "split_binary_tree", 1, 0, 0},
+    {"binomial", "binomial", 1, 0, 0}, {"knomial", "knomial", 1, 0, 1},
+    {NULL, NULL, 0, 0, 0}};
 static const tx_alg tx_ompi_reduce[] = {
-    {"basic_linear", "linear", 0, 0}, {"binomial", "binomial", 1, 0},
-    {"rabenseifner", "rabenseifner", 0, 0}, {NULL, NULL, 0, 0}};
+    {"basic_linear", "linear", 0, 0, 0}, {"binomial", "binomial", 1, 0, 0},
+    {"rabenseifner", "rabenseifner", 0, 0, 0}, {NULL, NULL, 0, 0, 0}};
 static const tx_alg tx_ompi_allreduce[] = {
-    {"basic_linear", "basic_linear", 0, 0},
-    {"recursive_doubling", "recursive_doubling", 0, 0},
-    {"ring", "ring", 0, 0}, {"segmented_ring", "segmented_ring", 1, 0},
-    {"rabenseifner", "rabenseifner", 0, 0}, {NULL, NULL, 0, 0}};
+    {"basic_linear", "basic_linear", 0, 0, 0},
+    {"recursive_doubling", "recursive_doubling", 0, 0, 0},
+    {"ring", "ring", 0, 0, 0}, {"segmented_ring", "segmented_ring", 1, 0, 0},
+    {"rabenseifner", "rabenseifner", 0, 0, 0}, {NULL, NULL, 0, 0, 0}};
 
 static const tx_alg tx_mpich_gather[] = {
-    {"binomial", "MPIR_Gather_intra_binomial", 0, 0}, {NULL, NULL, 0, 0}};
+    {"binomial", "MPIR_Gather_intra_binomial", 0, 0, 0}, {NULL, NULL, 0, 0, 0}};
 static const tx_alg tx_mpich_scatter[] = {
-    {"binomial", "MPIR_Scatter_intra_binomial", 0, 0}, {NULL, NULL, 0, 0}};
+    {"binomial", "MPIR_Scatter_intra_binomial", 0, 0, 0},
+    {NULL, NULL, 0, 0, 0}};
 static const tx_alg tx_mpich_bcast[] = {
-    {"binomial", "MPIR_Bcast_intra_binomial", 0, 0}, {NULL, NULL, 0, 0}};
+    {"binomial", "MPIR_Bcast_intra_binomial", 0, 0, 0}, {NULL, NULL, 0, 0, 0}};
 static const tx_alg tx_mpich_reduce[] = {
-    {"binomial", "MPIR_Reduce_intra_binomial", 0, 0},
-    {"rabenseifner", "MPIR_Reduce_intra_reduce_scatter_gather", 0, 0},
-    {NULL, NULL, 0, 0}};
+    {"binomial", "MPIR_Reduce_intra_binomial", 0, 0, 0},
+    {"rabenseifner", "MPIR_Reduce_intra_reduce_scatter_gather", 0, 0, 0},
+    {NULL, NULL, 0, 0, 0}};
 static const tx_alg tx_mpich_allreduce[] = {
-    {"recursive_doubling", "MPIR_Allreduce_intra_recursive_doubling", 0, 0},
-    {"rabenseifner", "MPIR_Allreduce_intra_reduce_scatter_allgather", 0, 0},
-    {NULL, NULL, 0, 0}};
+    {"recursive_doubling", "MPIR_Allreduce_intra_recursive_doubling", 0, 0, 0},
+    {"rabenseifner", "MPIR_Allreduce_intra_reduce_scatter_allgather", 0, 0, 0},
+    {NULL, NULL, 0, 0, 0}};
 
 typedef struct tx_coll {
     papc_collective coll;
@@ -517,17 +526,57 @@ static void tx_ompi_rule(FILE *f, const tx_coll *c, const tx_ompi_names *nm,
     }
 }
 
-/* Every target name of every collective must have an Open MPI number. */
+/* Every target name of every collective must have an Open MPI number
+ * (an optional one is left out instead: tx_ompi_available). */
 static int tx_ompi_check_names(const tx_ompi_names *nm, char *err,
                                size_t errlen) {
     for (int k = 0; k < TX_NCOLLS; k++)
         for (const tx_alg *a = tx_colls[k].ompi; a->papc; a++)
-            if (tx_ompi_number(nm, tx_colls[k].name, a->target) <= 0) {
+            if (!a->optional &&
+                tx_ompi_number(nm, tx_colls[k].name, a->target) <= 0) {
                 tx_err(err, errlen, "ompi_info lists no %s algorithm named "
                        "'%s'", tx_colls[k].name, a->target);
                 return -1;
             }
     return 0;
+}
+
+/* papcoll's k-nomial radix as the bcast row reads it (PAPC_KNOMIAL_RADIX,
+ * default 4; src/coll/bcast/knomial.c). */
+static long tx_knomial_radix(void) {
+    const char *v = getenv("PAPC_KNOMIAL_RADIX");
+    if (!v || !*v) return 4;
+    char *end;
+    long k = strtol(v, &end, 10);
+    return *end || k < 2 ? 4 : k;
+}
+
+/* Whether an optional row can be exported: Open MPI has it (knomial since
+ * 4.1), and it runs as papcoll's row was predicted.  Open MPI's knomial
+ * takes its radix from coll_tuned_bcast_algorithm_knomial_radix (default
+ * 4), not from the rules file, so papcoll's knomial is exported only at
+ * radix 4. */
+static int tx_ompi_available(const tx_ompi_names *nm, const char *coll,
+                             const tx_alg *a) {
+    if (!a->optional) return 1;
+    if (tx_ompi_number(nm, coll, a->target) <= 0) return 0;
+    return strcmp(a->papc, "knomial") || tx_knomial_radix() == 4;
+}
+
+/* The collectives with their Open MPI tables cut to what can be exported
+ * (into alg: TX_NCOLLS tables of up to TX_MAX_TABLE rows). */
+#define TX_MAX_TABLE 16
+static void tx_ompi_tables(const tx_ompi_names *nm, tx_coll *out,
+                           tx_alg alg[][TX_MAX_TABLE]) {
+    for (int k = 0; k < TX_NCOLLS; k++) {
+        int n = 0;
+        for (const tx_alg *a = tx_colls[k].ompi;
+             a->papc && n < TX_MAX_TABLE - 1; a++)
+            if (tx_ompi_available(nm, tx_colls[k].name, a)) alg[k][n++] = *a;
+        alg[k][n] = (tx_alg){NULL, NULL, 0, 0, 0};
+        out[k] = tx_colls[k];
+        out[k].ompi = alg[k];
+    }
 }
 
 static void tx_ompi_collective(FILE *f, const tx_coll *c,
@@ -581,11 +630,14 @@ static int tune_export_ompi(const char *path, int pmin, int pmax, char *err,
     if (tx_ompi_read_names(&nm, err, errlen) ||
         tx_ompi_check_names(&nm, err, errlen))
         return -1;
+    static tx_coll cc[TX_NCOLLS];
+    static tx_alg cc_alg[TX_NCOLLS][TX_MAX_TABLE];
+    tx_ompi_tables(&nm, cc, cc_alg);
     tx_table t[TX_NCOLLS];
     memset(t, 0, sizeof t);
     int failed = 0;
     for (int k = 0; k < TX_NCOLLS && !failed; k++)
-        failed = tx_table_of(&tx_colls[k], tx_colls[k].ompi, p0, pmax, &t[k],
+        failed = tx_table_of(&cc[k], cc[k].ompi, p0, pmax, &t[k],
                              err, errlen);
     if (!failed && tx_ncovered(t) == 0) {
         tx_err(err, errlen, "%s: papcoll predicts none of the target "
@@ -612,7 +664,7 @@ static int tune_export_ompi(const char *path, int pmin, int pmax, char *err,
         tx_ompi_line(f, "collectives", "%d", tx_ncovered(t));
         for (int k = 0; k < TX_NCOLLS; k++) {
             if (t[k].ngroups)
-                tx_ompi_collective(f, &tx_colls[k], &nm, &t[k], p0, pmax);
+                tx_ompi_collective(f, &cc[k], &nm, &t[k], p0, pmax);
             else
                 fprintf(f, "\n# %s: no prediction, Open MPI's fixed rules\n",
                         tx_colls[k].name);

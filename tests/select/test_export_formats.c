@@ -97,6 +97,20 @@ static int fake_explain(papc_collective coll, int P, size_t bytes,
     return MPI_SUCCESS;
 }
 
+/* fake_explain plus a bcast knomial row, 120 + m/2 with 4 KiB segments:
+ * the fastest from 64 B on at P <= 6. */
+static int fake_explain_knomial(papc_collective coll, int P, size_t bytes,
+                                MPI_Datatype dtype, MPI_Op op,
+                                papc_prediction *rows, int max, int *n,
+                                int *chosen) {
+    int rc = fake_explain(coll, P, bytes, dtype, op, rows, max, n, chosen);
+    if (rc == MPI_SUCCESS && coll == PAPC_BCAST && *n < max)
+        rows[(*n)++] = (papc_prediction){"knomial", 4096,
+                                         (120 + 0.5 * (double)bytes) * 1e-6,
+                                         ""};
+    return rc;
+}
+
 static int no_prediction(papc_collective coll, int P, size_t bytes,
                          MPI_Datatype dtype, MPI_Op op,
                          papc_prediction *rows, int max, int *n,
@@ -303,6 +317,34 @@ static void test_ompi_rules(void **state) {
         expect_ompi(&o, 7, "bcast", P, 100000, NULL, 0, 0);
         expect_ompi(&o, 9, "gather", P, 100000, NULL, 0, 0);
     }
+}
+
+/* papcoll's knomial goes out as Open MPI's knomial at radix 4 only: Open
+ * MPI takes the radix from an MCA parameter, not from the rules. */
+static void test_ompi_knomial(void **state) {
+    (void)state;
+    char path[512], err[512];
+    path_in_tmp(path, sizeof path, "rules-knomial.txt");
+    setenv("PAPC_OMPI_INFO", FAKE_OMPI_INFO, 1);
+    tune_export_explain = fake_explain_knomial;
+    static om_file o;
+    unsetenv("PAPC_KNOMIAL_RADIX");
+    assert_int_equal(tune_export_ompi(path, 3, 6, err, sizeof err), 0);
+    om_read(path, &o);
+    for (long P = 3; P <= 6; P++) {
+        expect_ompi(&o, 7, "bcast", P, 0, "basic_linear", 0, 0);
+        const om_msg *m = om_lookup(&o, 7, P, 65536);
+        assert_non_null(m);
+        assert_int_equal(m->alg, 27);     /* the fake ompi_info's knomial */
+        assert_int_equal(m->seg, 4096);
+    }
+    setenv("PAPC_KNOMIAL_RADIX", "8", 1);
+    assert_int_equal(tune_export_ompi(path, 3, 6, err, sizeof err), 0);
+    om_read(path, &o);
+    for (long P = 3; P <= 6; P++)   /* the next best: k_chain, Open MPI chain */
+        expect_ompi(&o, 7, "bcast", P, 65536, "chain", 4, 8192);
+    unsetenv("PAPC_KNOMIAL_RADIX");
+    tune_export_explain = fake_explain;
 }
 
 static void test_ompi_merges_equal_sizes(void **state) {
@@ -608,6 +650,7 @@ static int remove_tmpdir(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ompi_rules),
+        cmocka_unit_test(test_ompi_knomial),
         cmocka_unit_test(test_ompi_merges_equal_sizes),
         cmocka_unit_test(test_ompi_errors),
         cmocka_unit_test(test_mpich_json),
