@@ -9,8 +9,9 @@
  * The program emulates the papers' iterative application
  * (pap-scatter-gather.md Fig. 13, pap-allreduce.md Fig. 9).  Per iteration:
  *   - fresh random data, seeded by (seed, iteration, rank), the same for
- *     every algorithm of the iteration; the native collective runs once on
- *     them (untimed) to give the reference result;
+ *     every algorithm of the iteration; the reference (--reference: the
+ *     native collective unless another row is named) runs once on them
+ *     (untimed) to give the reference result;
  *   - this rank's delay: one-late: rank 1 is late by the maximum delay;
  *     rand-late: every rank uniformly in [0, max], from (seed, iteration,
  *     rank) -- so every algorithm, size and delay sees the same pattern
@@ -52,8 +53,25 @@
  * library's rule that every rank decides alike: "(ranks differ)" in `ran`,
  * a message, exit code 1.
  *
- * Exit codes: 0 all results right, 1 some result differed from the native
- * collective (errors column > 0) or ranks' plain calls ran different
+ * The reference: --reference NAME takes the reference result from a
+ * registered algorithm instead of the native collective (per collective;
+ * a listed collective without NAME keeps native).  Any algorithm gives the
+ * same bits (gather/scatter/bcast move data without arithmetic; (all)reduce
+ * data are integer-valued floats, exact in any order), so the check stays
+ * bit for bit; what changes is only whose result is trusted.  For
+ * simulations at large P: SMPI's native reduce walks its requests in
+ * O(n^2) and took minutes of CPU per call at P = 1,024 (docs/scale.md),
+ * and with --reference and without `native` in -a the native collective
+ * never runs (the baseline defaults to the reference).  The reference may
+ * not be arrival-aware or run in the background (an extra such call per
+ * iteration would be seen by the arrival monitor and move the measured
+ * calls' predictions), nor auto/auto_classic (it would add a plain call
+ * to the views the plain call decides by).  PAPC_BENCH_FAULT=NAME (for
+ * tests) adds 1 to the first element of NAME's result on every rank that
+ * holds one, after each measured call: the check must catch it.
+ *
+ * Exit codes: 0 all results right, 1 some result differed from the
+ * reference (errors column > 0) or ranks' plain calls ran different
  * algorithms, 2 bad command line.
  * Uses the public API only, plus the header-only tools/bench_ideal.h.
  */
@@ -122,7 +140,8 @@ typedef struct options {
     double compute_ms, point;
     int root;
     unsigned long long seed;
-    const char *baseline;
+    const char *baseline;   /* NULL: the reference */
+    const char *reference;  /* --reference (default native) */
     const char *csv, *json, *trace;
     int no_monitor, no_progress, quiet;
     int common_start;   /* --common-start: one start time for every rank */
@@ -276,7 +295,14 @@ static void usage(void) {
 "                         exit (their skew is in a and f)\n"
 "  -r, --root R           root of gather/scatter/bcast/reduce (default 0)\n"
 "      --seed S           seed of data and delays (default 1)\n"
-"      --baseline NAME    compared against in the tables (default native)\n"
+"      --baseline NAME    compared against in the tables (default: the\n"
+"                         reference, i.e. native without --reference)\n"
+"      --reference NAME   whose result the others are checked against, bit\n"
+"                         for bit (default native).  A registered algorithm\n"
+"                         (not arrival-aware, not background, not auto)\n"
+"                         serves the collectives that have it; the others\n"
+"                         keep native.  Without native in -a the native\n"
+"                         collective then never runs (SMPI at large P).\n"
 "      --alpha S --beta S_PER_BYTE   model of the ideal bound (default: fit\n"
 "                         by a ping-pong of ranks 0 and 1)\n"
 "      --trace FILE       every iteration's arrival and finish per rank\n"
@@ -288,8 +314,8 @@ static void usage(void) {
 "                         name:iterations;... (most frequent first)\n"
 "  -q, --quiet            no progress lines on stderr\n"
 "  -h, --help\n"
-"Exit code 1 when a result differed from the native collective, or when\n"
-"the ranks' plain calls ran different algorithms.\n");
+"Exit code 1 when a result differed from the reference, or when the\n"
+"ranks' plain calls ran different algorithms.\n");
 }
 
 /* "256Ki", "2M", "1024" -> floats; -1 on error */
@@ -337,7 +363,8 @@ static void parse_options(int argc, char **argv, options *o) {
     o->compute_ms = 100;
     o->point = 0.5;
     o->seed = 1;
-    o->baseline = NATIVE;
+    o->baseline = NULL;
+    o->reference = NATIVE;
     o->modes = MODE_RAND;
     o->alpha = o->beta = -1;
     const char *colls = "gather", *sizes = "256Ki", *delays = "0,10,50";
@@ -357,6 +384,7 @@ static void parse_options(int argc, char **argv, options *o) {
             "-c", "--coll", "-a", "--algorithms", "-m", "--sizes", "-d",
             "--delays", "--mode", "-i", "--iterations", "-x", "--warmup",
             "--compute", "--progress", "-r", "--root", "--seed", "--baseline",
+            "--reference",
             "--alpha", "--beta", "--csv", "--json", "--trace", NULL};
         int known = 0;
         for (int k = 0; valued[k]; k++) known |= !strcmp(a, valued[k]);
@@ -409,6 +437,7 @@ static void parse_options(int argc, char **argv, options *o) {
             bad = end == v || *end || errno;
         }
         else if (!strcmp(a, "--baseline")) o->baseline = v;
+        else if (!strcmp(a, "--reference")) o->reference = v;
         else if (!strcmp(a, "--alpha"))
             bad = papc_cli_double(v, &o->alpha) || o->alpha < 0;
         else if (!strcmp(a, "--beta"))
@@ -517,9 +546,42 @@ static int resolve(papc_collective c, const char *name, alg_t *algs, int *n) {
     return 1;
 }
 
+/* The reference of every collective (--reference): native, or a registered
+ * algorithm that neither the arrival monitor nor the plain call would see
+ * as an extra call; collectives without the name keep native.  Exit 2 when
+ * no listed collective has it or it may not serve. */
+static void resolve_references(const options *o, alg_t *refs) {
+    const char *name = o->reference;
+    char msg[512];
+    int any = 0;
+    for (int k = 0; k < o->ncolls; k++) {
+        refs[k] = (alg_t){NATIVE, NATIVE, KIND_NATIVE};
+        if (!strcasecmp(name, NATIVE)) { any = 1; continue; }
+        if (!strcasecmp(name, AUTO) || !strcasecmp(name, AUTO_CLASSIC) ||
+            !strcasecmp(name, "all"))
+            die_usage("--reference %s: native or a registered algorithm "
+                      "(a plain call would add to the plain call's views)",
+                      name);
+        const papc_algorithm_info *info = papc_algorithm_find(o->colls[k], name);
+        if (!info) continue;
+        if (info->flags & (PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_BACKGROUND)) {
+            snprintf(msg, sizeof msg, "--reference %s: %s %s is "
+                     "arrival-aware or runs in the background (the monitor "
+                     "would see an extra call); take a classic algorithm "
+                     "such as binomial", name,
+                     papc_collective_name(o->colls[k]), info->name);
+            die_usage("%s", msg);
+        }
+        refs[k] = (alg_t){info->name, info->name, KIND_NAMED};
+        any = 1;
+    }
+    if (!any) die_usage("--reference %s: no listed collective has it (see "
+                        "papc-info --algorithms)", name);
+}
+
 /* The algorithms of every collective; unknown names -> exit 2. */
 static void resolve_algorithms(const options *o, alg_t algs[][MAX_LIST],
-                               int *nalgs, int *base) {
+                               int *nalgs, int *base, const alg_t *refs) {
     for (int k = 0; k < o->ncolls; k++) nalgs[k] = 0;
     /* every name must serve at least one collective it was given for */
     for (int l = 0; l < o->nalists; l++) {
@@ -563,13 +625,15 @@ static void resolve_algorithms(const options *o, alg_t algs[][MAX_LIST],
                             "registered for %s\n", items[i],
                             papc_collective_name(o->colls[k]));
         }
-        /* the baseline: resolved per collective, added first when missing */
+        /* the baseline: resolved per collective, added first when missing;
+         * by default the collective's reference */
+        const char *bname = o->baseline ? o->baseline : refs[k].name;
         alg_t b[MAX_LIST];
         int nb = 0;
-        if (!resolve(o->colls[k], o->baseline, b, &nb)) {
+        if (!resolve(o->colls[k], bname, b, &nb)) {
             if (rank == 0)
                 fprintf(stderr, PROG ": unknown baseline '%s' for %s\n",
-                        o->baseline, papc_collective_name(o->colls[k]));
+                        bname, papc_collective_name(o->colls[k]));
             MPI_Finalize();
             exit(2);
         }
@@ -854,8 +918,8 @@ static void ran_text(papc_collective c, const int *counts, int nreg,
 
 /* Runs one (coll, size, mode, delay) for all algorithms; fills rows[a]. */
 static void run_config(const options *o, papc_collective c, const alg_t *algs,
-                       int nalgs, bufs_t *b, int mode, double max_ms,
-                       row_t *rows) {
+                       int nalgs, const alg_t *ref, bufs_t *b, int mode,
+                       double max_ms, row_t *rows) {
     int iters = o->iterations, total = o->warmup + iters;
     double *r = NULL, *e = NULL, *id = NULL, *arr = NULL, *tmp = NULL;
     rec_t *all = NULL;
@@ -876,17 +940,17 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
         ? calloc((size_t)nalgs * (size_t)(nreg + 2), sizeof(int)) : NULL;
     double bytes = (double)b->count * sizeof(float);
     double cost = g_alpha + bytes * g_beta;
-    alg_t native = {NATIVE, NATIVE, KIND_NATIVE};
     int instrument = !o->no_progress;
+    const char *fault = getenv("PAPC_BENCH_FAULT"); /* tests: see header */
     for (int it = 0; it < total; it++) {
         double delay = my_delay(mode, max_ms, o, it);
         double phase = o->compute_ms * 1e-3 + delay;
         fill_data(b, c, o, it);
         bcast_prepare(c, b, b->ref, o->root);
-        int rc = run_coll(c, &native, b, b->ref, o->root);
+        int rc = run_coll(c, ref, b, b->ref, o->root);
         if (rc != MPI_SUCCESS) {
-            fprintf(stderr, PROG ": rank %d: the native %s failed (%d)\n",
-                    rank, papc_collective_name(c), rc);
+            fprintf(stderr, PROG ": rank %d: the reference %s %s failed "
+                    "(%d)\n", rank, papc_collective_name(c), ref->name, rc);
             MPI_Abort(MPI_COMM_WORLD, 3);
         }
         for (int k = 0; k < nalgs; k++) {
@@ -926,6 +990,8 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
                 papc_settings_agree(MPI_COMM_WORLD);
             }
             int ran_here = is_plain(a) ? ran_index(c, rc) : -1;
+            if (fault && !strcmp(fault, a->name) && b->has_result)
+                b->recv[0] += 1.0f;
             int bad = rc != MPI_SUCCESS ||
                       (b->has_result &&
                        memcmp(b->recv, b->ref, b->recv_len * sizeof(float)));
@@ -1279,7 +1345,9 @@ int main(int argc, char **argv) {
     parse_options(argc, argv, &o);
     alg_t algs[MAX_COLLS][MAX_LIST];
     int nalgs[MAX_COLLS], base[MAX_COLLS];
-    resolve_algorithms(&o, algs, nalgs, base);
+    alg_t refs[MAX_COLLS];
+    resolve_references(&o, refs);
+    resolve_algorithms(&o, algs, nalgs, base, refs);
 
     /* one host?  then CLOCK_MONOTONIC is common and the skew measurable */
     {
@@ -1320,6 +1388,18 @@ int main(int argc, char **argv) {
         /* Runs on testbed/'s emulated cluster say so (hosts, rate, ...). */
         const char *tb = getenv("PAPC_TESTBED");
         if (tb && *tb) meta_add("testbed", "%s", tb);
+        {
+            char rtext[256] = "";
+            size_t used = 0;
+            for (int k = 0; k < o.ncolls && used < sizeof rtext; k++) {
+                int w = snprintf(rtext + used, sizeof rtext - used, "%s%s %s",
+                                 k ? ", " : "", papc_collective_name(o.colls[k]),
+                                 refs[k].name);
+                if (w < 0) break;
+                used += (size_t)w;
+            }
+            meta_add("reference", "%s", rtext);
+        }
         meta_add("arrival_selection", "%s", arrival_selection_at_start
                  ? "on (auto weighs the arrival-aware algorithms)"
                  : "off (PAPC_ARRIVAL_SELECT=0: auto = auto_classic)");
@@ -1345,6 +1425,8 @@ int main(int argc, char **argv) {
         printf("# sizes: %s\n", meta_get("size_means"));
         printf("# arrival-aware selection of the plain call: %s\n",
                meta_get("arrival_selection"));
+        printf("# reference result (checked bit for bit): %s\n",
+               meta_get("reference"));
         fflush(stdout);
     }
 
@@ -1383,7 +1465,7 @@ int main(int argc, char **argv) {
                     double t_conf = MPI_Wtime();
                     row_t tmp[MAX_LIST];
                     memset(tmp, 0, sizeof tmp);
-                    run_config(&o, c, algs[k], nalgs[k], &b, mode,
+                    run_config(&o, c, algs[k], nalgs[k], &refs[k], &b, mode,
                                o.delays[d], tmp);
                     conf++;
                     if (rank != 0) continue;
@@ -1396,10 +1478,11 @@ int main(int argc, char **argv) {
                             exit_code = 1;
                             fprintf(stderr, PROG ": WRONG RESULT: %s %s, %s, "
                                     "%s, %g ms: %d of %d iterations differ "
-                                    "from the native collective\n",
+                                    "from the reference (%s)\n",
                                     papc_collective_name(c), algs[k][a].name,
                                     o.size_text[s], mode_name(mode),
-                                    o.delays[d], tmp[a].errors, o.iterations);
+                                    o.delays[d], tmp[a].errors, o.iterations,
+                                    refs[k].name);
                         }
                         if (tmp[a].split) {
                             exit_code = 1;
