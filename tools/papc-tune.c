@@ -1343,23 +1343,35 @@ static int from_profile(const options *o) {
     return code;
 }
 
+/* The profile IN and the delayed calls of the papc-bench files in list
+ * (comma-separated) into *prof and *set; EXIT_OK or EXIT_FAIL (said). */
+static int load_delayed(const char *in, const char *list,
+                        papc_profile *prof, ta_set *set) {
+    char err[PATH_MAX + 256];
+    if (papc_profile_read(in, profile_alg_exists, prof, err, sizeof err)) {
+        fprintf(stderr, "papc-tune: %s\n", err);
+        return EXIT_FAIL;
+    }
+    int code = EXIT_OK;
+    char *copy = strdup(list), *save = NULL;
+    if (!copy) {
+        fprintf(stderr, "papc-tune: out of memory\n");
+        return EXIT_FAIL;
+    }
+    for (char *t = strtok_r(copy, ",", &save); t && code == EXIT_OK;
+         t = strtok_r(NULL, ",", &save))
+        if (ta_read_file(t, prof, set)) code = EXIT_FAIL;
+    free(copy);
+    return code;
+}
+
 /* --arrival-check: rank 0 prints the choices of IN's corrections. */
 static int check_arrival(const options *o) {
     int code = EXIT_OK;
     if (rank == 0) {
         static papc_profile prof;
-        char err[PATH_MAX + 256];
         ta_set set = {0};
-        if (papc_profile_read(o->profile_in, profile_alg_exists, &prof, err,
-                              sizeof err)) {
-            fprintf(stderr, "papc-tune: %s\n", err);
-            code = EXIT_FAIL;
-        }
-        char *list = strdup(o->arrival_check), *save = NULL;
-        for (char *t = strtok_r(list, ",", &save); t && code == EXIT_OK;
-             t = strtok_r(NULL, ",", &save))
-            if (ta_read_file(t, &prof, &set)) code = EXIT_FAIL;
-        free(list);
+        code = load_delayed(o->profile_in, o->arrival_check, &prof, &set);
         int within = 0, n = code == EXIT_OK ? ta_check(&set, &prof, &within)
                                             : 0;
         if (n < 0) {
@@ -1383,16 +1395,7 @@ static int refit_arrival(const options *o) {
         char err[PATH_MAX + 256];
         ta_set set = {0};
         FILE *csv = NULL;
-        if (papc_profile_read(o->profile_in, profile_alg_exists, &prof, err,
-                              sizeof err)) {
-            fprintf(stderr, "papc-tune: %s\n", err);
-            code = EXIT_FAIL;
-        }
-        char *list = strdup(o->arrival_refit), *save = NULL;
-        for (char *t = strtok_r(list, ",", &save); t && code == EXIT_OK;
-             t = strtok_r(NULL, ",", &save))
-            if (ta_read_file(t, &prof, &set)) code = EXIT_FAIL;
-        free(list);
+        code = load_delayed(o->profile_in, o->arrival_refit, &prof, &set);
         if (code == EXIT_OK && o->csv && !(csv = fopen(o->csv, "w"))) {
             fprintf(stderr, "papc-tune: cannot write %s: %s\n", o->csv,
                     strerror(errno));
