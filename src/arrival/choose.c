@@ -135,6 +135,18 @@ static row_cache_key cache_key(papc_call *c, size_t seg0, int bg) {
     return k;
 }
 
+/* The models' inputs a site's learnt residuals are relative to: the
+ * cache key but the size class (a site has one size; a program that
+ * alternates two sizes of one collective must not reset its sites).
+ * FNV-1a over the key's bytes (padding zeroed in cache_key). */
+static unsigned long long learn_key(row_cache_key k) {
+    k.bytes = 0;
+    const unsigned char *b = (const unsigned char *)&k;
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < sizeof k; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
 /* Every row's balanced prediction and correction for c, from the cache or
  * made now; NULL when there is no memory. */
 static const row_cache *row_predictions(papc_call *c, size_t seg0, int bg) {
@@ -248,6 +260,85 @@ static int views_weighed(void) {
     return n;
 }
 
+/* PAPC_ARRIVAL_EXPLORE=f (default PAPC_LEARN_EXPLORE, 0: never): the
+ * band above the chosen row's price within which a row never run at the
+ * site is run once (papc_learn_explore). */
+static double explore_band(void) {
+    /* Read at every call, as its communicator agreed it (settings.c). */
+    const char *v = papc_getenv("PAPC_ARRIVAL_EXPLORE");
+    double f = v && *v ? strtod(v, NULL) : PAPC_LEARN_EXPLORE;
+    return f >= 0 && isfinite(f) ? f : PAPC_LEARN_EXPLORE;
+}
+
+/* Online refinement (PAPC_ARRIVAL_LEARN, default on; arrival_model.h).
+ * Takes the site's new measurement, if any -- the row that ran at the
+ * site's plain call three back, the ranks' mean time in it and its
+ * measured arrivals (exchange.c) -- prices that row at those arrivals
+ * and adds the difference to its residuals; then corrects price[rows]
+ * in place with the residuals.  Why it cannot diverge: the measurement
+ * is one decision's bytes, the same on every rank; the row is the one
+ * every rank ran; the price is the same deterministic evaluation as the
+ * choice's.  Returns the site's state, NULL when learning is off. */
+static papc_row_learning *learn(papc_call *c, const row_cache *rc,
+                                size_t seg0, int bg, int rows,
+                                double *price) {
+    if (!papc_mon.dec_learn || !rc) return NULL;
+    papc_row_learning *l =
+        papc_arr_learning(c, rows, learn_key(cache_key(c, seg0, bg)));
+    if (!l) return NULL;
+    double *offset = malloc((size_t)c->size * sizeof *offset);
+    double mean;
+    int row;
+    candidate ran;
+    if (offset && papc_arr_take_measurement(c, &row, &mean, offset) &&
+        row >= 0 && row < rows && evaluate(c, rc, row, offset, bg, &ran))
+        papc_learn_add(&l[row], mean - ran.mean, PAPC_LEARN_WEIGHT);
+    free(offset);
+    papc_learn_prices(l, rows, price, price);
+    return l;
+}
+
+/* The candidate (index into k[0..n)) to run instead of the pick w: a row
+ * never run here within the exploration band above the wait no row avoids
+ * at the offsets (papc_learn_explore). */
+static int explore(const papc_call *c, const papc_row_learning *l, int rows,
+                   const candidate *k, int n, int w, const double *offset) {
+    double *price = malloc((size_t)rows * sizeof *price);
+    int *at = malloc((size_t)rows * sizeof *at);
+    int chosen = w;
+    if (price && at) {
+        int wrow = -1;
+        for (int i = 0; i < rows; i++) {
+            price[i] = NAN;
+            at[i] = -1;
+        }
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < rows; i++)
+                if (papc_registry_row(c->coll, i) == k[j].row) {
+                    price[i] = k[j].mean;
+                    at[i] = j;
+                    if (j == w) wrow = i;
+                }
+        double floor = papc_arrival_wait_floor(
+            papc_collective_name(c->coll), c->size,
+            c->coll == PAPC_ALLREDUCE ? 0 : c->root, offset);
+        int r = wrow >= 0 ? papc_learn_explore(l, rows, price, wrow,
+                                               explore_band(), floor)
+                          : -1;
+        if (r >= 0 && at[r] >= 0) chosen = at[r];
+        if (chosen != w && verbose() >= 1 && c->rank == 0)
+            fprintf(stderr, "papcoll: %s P=%d %zu B: trying %s once "
+                    "(%.4g ms predicted against %s's %.4g ms)\n",
+                    papc_collective_name(c->coll), c->size,
+                    papc_call_bytes(c), k[chosen].row->info.name,
+                    k[chosen].mean * 1e3, k[w].row->info.name,
+                    k[w].mean * 1e3);
+    }
+    free(price);
+    free(at);
+    return chosen;
+}
+
 /* The row to run for the offsets; *seg its segment size (0: c's own).
  * The rule itself is papc_arrival_pick (pure, unit-tested). */
 static const papc_alg_desc *cheapest(papc_call *c,
@@ -283,16 +374,22 @@ static const papc_alg_desc *cheapest(papc_call *c,
         now[i] = NAN;
         if (evaluate(c, rc, i, offset, bg, &k[i])) now[i] = k[i].mean;
     }
+    papc_row_learning *learnt = NULL;
     if (k && pick && now) {
         double *mean = now + rows;
         papc_arr_price_views(c, rows, views_weighed(), now, mean);
+        learnt = learn(c, rc, seg0, bg, rows, mean);
         if (verbose() >= 3 && c->rank == 0)
             for (int i = 0; i < rows; i++)
                 if (isfinite(now[i]))
                     fprintf(stderr, "papcoll:   %-30s t0 %.3g ms, this view "
-                            "%.4g ms, over the views %.4g ms\n",
+                            "%.4g ms, over the views and learnt %.4g ms "
+                            "(ran %ld, residuals %ld: %.3g ms)\n",
                             k[i].row->info.name, k[i].t0 * 1e3,
-                            now[i] * 1e3, mean[i] * 1e3);
+                            now[i] * 1e3, mean[i] * 1e3,
+                            learnt ? learnt[i].tried : 0,
+                            learnt ? learnt[i].n : 0,
+                            learnt && learnt[i].n ? learnt[i].bias * 1e3 : 0.0);
         for (int i = 0; i < rows; i++) {
             if (!isfinite(mean[i])) continue;
             k[n] = k[i];
@@ -307,6 +404,7 @@ static const papc_alg_desc *cheapest(papc_call *c,
     const papc_alg_desc *won = classic;
     if (base >= 0) {
         int w = papc_arrival_pick(pick, n, base, spread);
+        if (learnt) w = explore(c, learnt, rows, k, n, w, offset);
         say(c, &k[w], &k[base], spread);
         won = k[w].row;
         *seg = k[w].segsize;
@@ -315,6 +413,29 @@ static const papc_alg_desc *cheapest(papc_call *c,
     free(pick);
     free(now);
     return won;
+}
+
+/* PAPC_LEARN_TEST_SLOW=NAME:MS (a testing knob, tests/mpi/
+ * test_arrival_select.c "learn"): a call that ran row NAME counts MS ms
+ * more in the time the residuals take, on every rank -- a row the models
+ * price right but that runs slow here.  Only the count: a real wait in the
+ * call would move the next arrivals and so the views the test relies on. */
+static double test_slow_row(const papc_alg_desc *r) {
+    const char *v = papc_getenv("PAPC_LEARN_TEST_SLOW");
+    const char *colon = v ? strchr(v, ':') : NULL;
+    size_t len = colon ? (size_t)(colon - v) : 0;
+    if (!colon || strlen(r->info.name) != len ||
+        strncmp(v, r->info.name, len) != 0)
+        return 0;
+    double ms = strtod(colon + 1, NULL);
+    return ms > 0 && ms < 1e6 ? ms * 1e-3 : 0;
+}
+
+static int registry_index(papc_collective coll, const papc_alg_desc *r) {
+    int rows = papc_registry_count(coll);
+    for (int i = 0; i < rows; i++)
+        if (papc_registry_row(coll, i) == r) return i;
+    return -1;
 }
 
 static int decider_of(const papc_call *c) {
@@ -338,6 +459,8 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     if (papc_call_bytes(c) < papc_env_size("PAPC_ARRIVAL_MIN_BYTES",
                                        ARRIVAL_MIN_BYTES))
         return MPI_SUCCESS;
+    /* The time in the call as papc-bench counts it: from the entry. */
+    double t_in = papc_arr_now();
     int yes = 0;
     int rc = served(c, &yes);
     if (rc != MPI_SUCCESS || !yes) return rc;
@@ -371,6 +494,10 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     c->arrival_view = 1;
     c->algorithm = r->info.name;
     papc_call_started = 1;
-    return (r->info.flags & PAPC_FLAG_ARRIVAL_AWARE) ? r->run(c)
-                                                     : run_wrapped(c, r);
+    rc = (r->info.flags & PAPC_FLAG_ARRIVAL_AWARE) ? r->run(c)
+                                                   : run_wrapped(c, r);
+    if (rc == MPI_SUCCESS)
+        papc_arr_plain_done(c, decider_of(c), registry_index(c->coll, r),
+                            papc_arr_now() - t_in + test_slow_row(r));
+    return rc;
 }

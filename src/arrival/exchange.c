@@ -164,6 +164,8 @@ arr_slot *papc_arr_slot(int rank, int epoch, int create) {
     s->arrived = NAN;
     s->hist_err = NAN;
     s->accounted = 0;
+    s->elapsed = NAN;
+    s->prev_of = -1;
     return s;
 }
 
@@ -362,11 +364,15 @@ static arr_decision *find_decision(int epoch) {
     return NULL;
 }
 
-/* Doubles of a flat decision message: known, order[n], offset[n], and
- * with dec_measured measured[n]. */
+/* Doubles of a flat decision message: known, order[n], offset[n], with
+ * dec_measured measured[n], with dec_learn the learn block (2 + n). */
 static int dec_doubles(int n) {
-    return 1 + (papc_mon.dec_measured ? 3 : 2) * n;
+    return 1 + (papc_mon.dec_measured ? 3 : 2) * n +
+           (papc_mon.dec_learn ? 2 + n : 0);
 }
+
+/* Where the learn block starts in a flat message. */
+static int learn_at(int n) { return 1 + (papc_mon.dec_measured ? 3 : 2) * n; }
 
 /* The arrivals this process (the decider) measured at epoch, as offsets
  * from the earliest it saw; NAN for a rank whose notice it has not (yet,
@@ -386,7 +392,34 @@ static void free_decision(arr_decision *d) {
     free(d->order);
     free(d->offset);
     free(d->measured);
+    free(d->learn);
     free(d);
+}
+
+/* The learn block of a decision whose site's previous plain epoch is
+ * prev (mu held): the epoch before prev at the site (the decider noted it
+ * in its own slot at prev), the mean over the ranks of their time in that
+ * call -- each rank's notice of prev carried it, the decider's own is in
+ * its slot -- and its measured arrivals.  All NAN unless every rank's time
+ * and arrival are known: a partial mean would be biased, and the block is
+ * the same message on every rank either way.  Why two calls back: a rank's
+ * time in a call is known at its next call's notice, and a decision is
+ * made at the first notice of its epoch, before the others came. */
+static void learn_block(int prev, double *out) {
+    int n = papc_mon.size;
+    for (int i = 0; i < 2 + n; i++) out[i] = NAN;
+    arr_slot *own = prev >= 0 ? papc_arr_slot(papc_mon.rank, prev, 0) : NULL;
+    int pp = own ? own->prev_of : -1;
+    if (pp < 0) return;
+    double sum = 0;
+    for (int r = 0; r < n; r++) {
+        arr_slot *s = papc_arr_slot(r, pp, 0);
+        if (!s || !isfinite(s->elapsed) || !isfinite(s->arrived)) return;
+        sum += s->elapsed;
+    }
+    measured_offsets(pp, out + 2);
+    out[0] = pp;
+    out[1] = sum / n;
 }
 
 /* Forms and records the decision of epoch (mu held); prev: the epoch of
@@ -399,15 +432,19 @@ static arr_decision *decide(int epoch, int prev) {
         d->offset = malloc((size_t)n * sizeof *d->offset);
         if (papc_mon.dec_measured)
             d->measured = malloc((size_t)n * sizeof *d->measured);
+        if (papc_mon.dec_learn)
+            d->learn = malloc((size_t)(2 + n) * sizeof *d->learn);
     }
     if (!d || !d->order || !d->offset ||
-        (papc_mon.dec_measured && !d->measured)) {
+        (papc_mon.dec_measured && !d->measured) ||
+        (papc_mon.dec_learn && !d->learn)) {
         if (d) free_decision(d);
         return NULL;
     }
     d->epoch = epoch;
     papc_arr_form(epoch, d->order, d->offset, &d->known);
     if (d->measured) measured_offsets(prev, d->measured);
+    if (d->learn) learn_block(prev, d->learn);
     d->next = papc_mon.decisions;
     papc_mon.decisions = d;
     return d;
@@ -423,6 +460,8 @@ static void encode_into(const arr_decision *d, double *m) {
         m[1 + n + i] = d->offset[i];
         if (d->measured) m[1 + 2 * n + i] = d->measured[i];
     }
+    if (d->learn)
+        memcpy(m + learn_at(n), d->learn, (size_t)(2 + n) * sizeof *m);
 }
 
 /* The decision as one flat message (dec_doubles). */
@@ -696,6 +735,11 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
     int need = (int)m[1];
     double *msg = NULL;
     papc_tr_lock();
+    /* m[3]: the sender's time in the site's previous plain call (epoch
+     * m[2] - 1; < 0: unknown), for the learn block. */
+    arr_slot *was = m[2] >= 1 && m[3] >= 0
+                        ? papc_arr_slot(source, (int)m[2] - 1, 0) : NULL;
+    if (was) was->elapsed = m[3];
     arr_slot *s = papc_arr_slot(source, epoch, 1);
     if (s && isnan(s->arrived)) {
         s->arrived = now;
@@ -869,7 +913,7 @@ static int agreed_from_decider(const papc_call *c, int decider,
     int n = c->size;
     /* A plain call's view of measured arrivals needs the whole message
      * in end (view_end); otherwise the order and offsets are all. */
-    int keep = c->arrival_view && papc_mon.dec_measured;
+    int keep = c->arrival_view && (papc_mon.dec_measured || papc_mon.dec_learn);
     if (papc_mon.dec_tree) {
         double *t = NULL;
         int rc = take_tree(a->epoch, &t);
@@ -990,6 +1034,27 @@ static void keep_view(int site, int n, const double *offset, int known) {
     papc_tr_unlock();
 }
 
+/* Keeps a decision's learn block at the site for the next choice there
+ * (papc_arr_take_measurement): only a complete one; the same message on
+ * every rank, kept in the same order (views are), so the same state. */
+static void keep_measurement(int site, int n, const double *block) {
+    if (site < 0 || site >= papc_mon.nsites || !(block[0] >= 0) ||
+        !isfinite(block[1]))
+        return;
+    for (int r = 0; r < n; r++)
+        if (!isfinite(block[2 + r])) return;
+    papc_tr_lock();
+    arr_site *s = &papc_mon.sites[site];
+    if (!s->measure_offset)
+        s->measure_offset = malloc((size_t)n * sizeof *s->measure_offset);
+    if (s->measure_offset) {
+        s->measure_epoch = (int)block[0];
+        s->measure_mean = block[1];
+        memcpy(s->measure_offset, block + 2, (size_t)n * sizeof *block);
+    }
+    papc_tr_unlock();
+}
+
 /* Keeps the view a flat decision message gives the site: with
  * dec_measured the arrivals the decider measured at the site's previous
  * plain call, when it saw at least two (the view then describes what
@@ -998,6 +1063,7 @@ static void keep_view(int site, int n, const double *offset, int known) {
  * exact here); else the decided offsets.  The same message on every
  * rank, so the same view. */
 static void keep_view_msg(int site, int n, const double *flat) {
+    if (papc_mon.dec_learn) keep_measurement(site, n, flat + learn_at(n));
     if (papc_mon.dec_measured) {
         const double *measured = flat + 1 + 2 * n;
         int seen = 0;
@@ -1210,6 +1276,78 @@ void papc_arr_price_views(const papc_call *c, int rows, int k,
     papc_tr_unlock();
 }
 
+/* ---- what the rows cost when they ran (choose.c, PAPC_ARRIVAL_LEARN) ----
+ * Every rank times its plain call and keeps, per site, which row each of
+ * the latest calls ran (the same on every rank: the choice is agreed).
+ * Its time goes to the decider in its next notice at the site (m[3]); the
+ * decider's in its own slot.  The decision two calls later carries the
+ * mean and the measured arrivals of that call (learn_block), and every
+ * rank prices the row that ran at those arrivals (choose.c): the row's
+ * residual, agreed data.  Cost: one double in the notice, 2 + P in the
+ * decision, one row's price per call. */
+void papc_arr_plain_done(const papc_call *c, int decider, int row,
+                         double elapsed) {
+    if (!papc_mon.running || !papc_mon.dec_learn) return;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    arr_site *s = site >= 0 ? &papc_mon.sites[site] : NULL;
+    int e = s ? s->plain_epoch : -1;
+    if (e >= 0) {
+        s->ran_epoch[e % ARR_RAN] = e;
+        s->ran_row[e % ARR_RAN] = row;
+        if (s->learn && row >= 0 && row < s->learn_rows) s->learn[row].tried++;
+        s->own_epoch = e;
+        s->own_elapsed = elapsed;
+        arr_slot *own = c->rank == decider
+                            ? papc_arr_slot(c->rank, e, 0) : NULL;
+        if (own) own->elapsed = elapsed;
+    }
+    papc_tr_unlock();
+}
+
+papc_row_learning *papc_arr_learning(const papc_call *c, int rows,
+                                     unsigned long long key) {
+    papc_row_learning *l = NULL;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    arr_site *s = site >= 0 ? &papc_mon.sites[site] : NULL;
+    if (s && (!s->learn || s->learn_rows != rows || s->learn_key != key)) {
+        free(s->learn);
+        s->learn = malloc((size_t)rows * sizeof *s->learn);
+        s->learn_rows = s->learn ? rows : 0;
+        s->learn_key = key;
+        /* The residuals are against the models of this key: a call made
+         * before it (this one has no epoch yet) measured other ones. */
+        s->learn_since = s->plain_epoch + 1;
+        if (s->learn) papc_learn_init(s->learn, rows);
+    }
+    if (s) l = s->learn;
+    papc_tr_unlock();
+    return l;
+}
+
+int papc_arr_take_measurement(const papc_call *c, int *row, double *mean,
+                              double *offset) {
+    int found = 0;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    arr_site *s = site >= 0 ? &papc_mon.sites[site] : NULL;
+    if (s && s->measure_epoch >= 0 && s->measure_offset &&
+        s->size == c->size) {
+        int e = s->measure_epoch;
+        if (s->ran_epoch[e % ARR_RAN] == e && e >= s->learn_since) {
+            *row = s->ran_row[e % ARR_RAN];
+            *mean = s->measure_mean;
+            memcpy(offset, s->measure_offset,
+                   (size_t)c->size * sizeof *offset);
+            found = 1;
+        }
+        s->measure_epoch = -1;
+    }
+    papc_tr_unlock();
+    return found;
+}
+
 int papc_arrival_view(const papc_call *c, double *offset, int *known) {
     *known = 0;
     if (!papc_mon.running) return 0;
@@ -1269,9 +1407,14 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
     }
     papc_arr_history_arrive(a->site, t);
     papc_arr_note_decider(a->site, decider);
+    double own_elapsed = -1;
+    if (a->site >= 0 && a->view_prev_epoch >= 0 &&
+        papc_mon.sites[a->site].own_epoch == a->view_prev_epoch)
+        own_elapsed = papc_mon.sites[a->site].own_elapsed;
     if (c->rank == decider) {
         arr_slot *s = papc_arr_slot(c->rank, a->epoch, 1);
         if (s) s->arrived = t;
+        if (s) s->prev_of = a->view_prev_epoch;
         if (a->site >= 0) papc_arr_rec_open(a->epoch, a->site);
     }
     /* Registered before anything can fail: a wait registered is a
@@ -1292,8 +1435,10 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
          * rank's algorithm needs. */
         int wire = c->arrival_view ? PAPC_ORDER_AGREED : (int)need;
         /* m[2]: the site's previous plain epoch + 1 (0: none), whose
-         * measured arrivals the decision carries (dec_measured). */
-        double m[4] = {a->epoch, (double)wire, a->view_prev_epoch + 1.0, 0};
+         * measured arrivals the decision carries (dec_measured); m[3]:
+         * this rank's time in it (-1: unknown; dec_learn). */
+        double m[4] = {a->epoch, (double)wire, a->view_prev_epoch + 1.0,
+                       own_elapsed};
         papc_arr_count(STAT_NOTICE, sizeof m);
         rc = papc_tr_send_wait(PAPC_TR_CTL, decider, TAG_NOTICE, m,
                                (int)sizeof m);
@@ -1305,7 +1450,8 @@ int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,
         papc_tr_unlock();
     } else if (rc == MPI_SUCCESS && need == PAPC_ORDER_AGREED) {
         double *flat = NULL;
-        if (c->rank == decider && c->arrival_view && papc_mon.dec_measured)
+        if (c->rank == decider && c->arrival_view &&
+            (papc_mon.dec_measured || papc_mon.dec_learn))
             flat = a->view_msg =
                 malloc((size_t)dec_doubles(c->size) * sizeof *flat);
         rc = c->rank == decider

@@ -77,6 +77,9 @@ int papc_arr_site(const papc_call *c) {
     s->bytes = bytes;
     s->size = c->size;
     s->plain_epoch = -1;
+    s->own_epoch = -1;
+    s->measure_epoch = -1;
+    for (int i = 0; i < ARR_RAN; i++) s->ran_epoch[i] = -1;
     papc_mean_init(&s->compute);
     papc_mean_init(&s->guess_err);
     papc_mean_init(&s->spread_err);
@@ -170,6 +173,8 @@ void papc_arr_free_sites(void) {
         free(papc_mon.sites[i].last);
         free(papc_mon.sites[i].view);
         free(papc_mon.sites[i].priced);
+        free(papc_mon.sites[i].learn);
+        free(papc_mon.sites[i].measure_offset);
     }
     free(papc_mon.sites);
     papc_mon.sites = NULL;

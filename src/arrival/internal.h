@@ -27,6 +27,7 @@
 #include "transport.h"
 #include "topo/order.h"
 #include "topo/guess.h"
+#include "model/arrival_model.h"
 
 #define ARR_WINDOW 32        /* epochs of predictions kept per rank */
 #define ARR_MAX_KIND 64
@@ -67,6 +68,11 @@ typedef struct arr_slot {
                                 horizon (the rank's own relative error times
                                 the horizon, s); NAN: unknown */
     int accounted;           /* error already counted for the report */
+    /* Online refinement (choose.c, PAPC_ARRIVAL_LEARN), at the decider: */
+    double elapsed;          /* the rank's time in this epoch's plain call,
+                                its own clock (from its next notice); NAN */
+    int prev_of;             /* own slot: the site's plain epoch before
+                                this one (-1: none) */
 } arr_slot;
 
 /* An agreed decision formed at the decider, until its foreground takes it. */
@@ -80,6 +86,10 @@ typedef struct arr_decision {
     double *measured;        /* papc_mon.dec_measured: the arrivals this
                                 decider measured at the site's previous
                                 plain call (offsets; NAN: not seen) */
+    double *learn;           /* papc_mon.dec_learn: [2 + size] the epoch of
+                                the site's plain call two back, the mean
+                                over the ranks of their time in it, its
+                                measured arrivals (offsets); NAN: unknown */
 } arr_decision;
 
 /* A background message in the mailbox (or waiting for its handler). */
@@ -103,6 +113,8 @@ typedef struct arr_cmd {
 #define ARR_CMDQ 64
 
 #define ARR_PRICED 16         /* most views a row's price may average */
+#define ARR_RAN 8             /* a site's latest plain calls whose row is
+                                 kept (choose.c: the residuals) */
 
 /* One call site (collective, root, bytes, comm size): the history
  * predictor's mean compute time before it and, at the decider, the
@@ -145,6 +157,25 @@ typedef struct arr_site {
     double view_spread;
     double view_spread_prev; /* the view's before it (papc_spread_lasting) */
     papc_mean spread_err;
+    /* Online refinement (choose.c, PAPC_ARRIVAL_LEARN).  This process'
+     * time in its latest plain call here (its next notice carries it): */
+    int own_epoch;           /* -1: none */
+    double own_elapsed;
+    /* The row each of the latest plain calls ran (agreed: every rank chose
+     * it alike), slot epoch % ARR_RAN: */
+    int ran_epoch[ARR_RAN], ran_row[ARR_RAN];
+    /* The latest measurement a decision brought (epoch -1: none, or taken):
+     * the epoch, the mean time in it over the ranks, its arrivals [size]. */
+    int measure_epoch;
+    double measure_mean;
+    double *measure_offset;
+    /* Per row: what it cost when it ran against its model (arrival_model.h);
+     * reset when the models' inputs change (learn_key). */
+    papc_row_learning *learn;
+    int learn_rows;
+    unsigned long long learn_key;
+    int learn_since;         /* the first epoch made under learn_key: a
+                                measurement of an older one is dropped */
 } arr_site;
 
 /* An epoch this process decides (it is the decider) and still accounts
@@ -208,6 +239,11 @@ typedef struct papc_monitor {
     _Atomic long long sent_msgs[STAT_N], sent_bytes[STAT_N];
     _Atomic long long estimates;  /* estimates made (sent to >= 0 peers) */
     _Atomic long long thread_cpu_us; /* [th] the monitor's CPU, sampled */
+    int dec_learn;            /* [ro] decisions also carry the site's plain
+                                 call two back: the ranks' mean time in it
+                                 and its measured arrivals (choose.c's
+                                 residuals; PAPC_ARRIVAL_LEARN, default on,
+                                 off if any rank sets 0) */
     int dec_measured;         /* [ro] decisions also carry the measured
                                  arrivals of the site's previous plain call
                                  (PAPC_ARRIVAL_VIEW_MEASURED=1 on every rank) */
@@ -274,6 +310,22 @@ int papc_arrival_view(const papc_call *c, double *offset, int *known);
  * the site's latest k views it was priced at (NAN where now is). */
 void papc_arr_price_views(const papc_call *c, int rows, int k,
                           const double *now, double *mean);
+/* After a plain call at c's site ran row (its registry index) and took
+ * elapsed seconds on this process: kept for the residuals (exchange.c:
+ * the row by epoch, the time for this process' next notice, or in its
+ * own slot at the decider).  [fg] */
+void papc_arr_plain_done(const papc_call *c, int decider, int row,
+                         double elapsed);
+/* The site's per-row learning state for `rows` rows, reset when key (the
+ * models' inputs) changed; NULL when there is none (no memory).  [fg] */
+papc_row_learning *papc_arr_learning(const papc_call *c, int rows,
+                                     unsigned long long key);
+/* The measurement the latest decision brought for c's site, once: the row
+ * that ran (registry index), the ranks' mean time in the call, and its
+ * measured arrivals offset[c->size]; 0 when there is none new, or the row
+ * of that call is no longer known.  [fg] */
+int papc_arr_take_measurement(const papc_call *c, int *row, double *mean,
+                              double *offset);
 /* Cancels the views still waiting for their decision (monitor shutdown,
  * before the duplicates are freed). */
 void papc_arr_drop_pending_views(void);

@@ -657,16 +657,19 @@ static int mon_start(MPI_Comm priv) {
      * of any rank wins, so every rank uses the same path. */
     const char *w = getenv("PAPC_WARMUP");
     const char *vm = getenv("PAPC_ARRIVAL_VIEW_MEASURED");
+    const char *lv = getenv("PAPC_ARRIVAL_LEARN");
     /* And the warm-up's message size, PAPC_SEGSIZE read per process: the
      * least, or ranks with a larger one would truncate at a smaller one. */
-    int want[4] = {!(w && !strcmp(w, "0")),
+    int want[5] = {!(w && !strcmp(w, "0")),
                    papc_arr_decision_tree_setting(),
-                   vm && !strcmp(vm, "1"), (int)warm_up_bytes()},
-        all[4] = {0, 0, 0, 0};
-    rc = PMPI_Allreduce(want, all, 4, MPI_INT, MPI_MIN, papc_mon.data);
+                   vm && !strcmp(vm, "1"), (int)warm_up_bytes(),
+                   !(lv && !strcmp(lv, "0"))},
+        all[5] = {0, 0, 0, 0, 0};
+    rc = PMPI_Allreduce(want, all, 5, MPI_INT, MPI_MIN, papc_mon.data);
     if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "warm-up agreement");
     papc_mon.dec_tree = papc_arr_decision_tree_mode(all[1], size);
     papc_mon.dec_measured = all[2];
+    papc_mon.dec_learn = all[4];
     if (rc == MPI_SUCCESS && all[0])
         rc = warm_up(papc_mon.data, rank, size, (size_t)all[3]);
     if (rc == MPI_SUCCESS) rc = fit_model(papc_mon.data, rank, size);

@@ -91,12 +91,14 @@ static const setting table[] = {
     {"PAPC_ARRIVAL_VIEWS", "the default 4", 0},
     {"PAPC_ARRIVAL_PERSIST", "the default (on)", 0},
     {"PAPC_ARRIVAL_NOISE_K", "the default 0", 0},
+    {"PAPC_ARRIVAL_EXPLORE", "the default 0.2", 0},
     {"PAPC_MONITOR", "the default (unset)", 0},
     /* testing knobs that change a schedule */
     {"PAPC_CLV_TEST_OFFSETS", "none", 0},
     {"PAPC_PRR_TEST_OFFSETS", "none", 0},
     {"PAPC_PRR_TEST_COST", "none", 0},
     {"PAPC_PRR_TEST_K", "none", 0},
+    {"PAPC_LEARN_TEST_SLOW", "none", 0},
 };
 #define NSET (int)(sizeof table / sizeof *table)
 _Static_assert(sizeof table / sizeof *table <= PAPC_SETTINGS_MAX,

@@ -1060,3 +1060,51 @@ int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
     }
     return span;
 }
+
+/* ---- what the rows cost when they ran ---------------------------------- */
+
+void papc_learn_init(papc_row_learning *l, int rows) {
+    for (int i = 0; i < rows; i++) l[i] = (papc_row_learning){NAN, 0, 0};
+}
+
+void papc_learn_add(papc_row_learning *l, double residual, double w) {
+    if (!l || !isfinite(residual)) return;
+    l->bias = l->n == 0 || !isfinite(l->bias)
+                  ? residual
+                  : (1 - w) * l->bias + w * residual;
+    l->n++;
+}
+
+void papc_learn_prices(const papc_row_learning *l, int rows,
+                       const double *price, double *out) {
+    double sum = 0;
+    int n = 0;
+    for (int i = 0; i < rows; i++)
+        if (l[i].n > 0 && isfinite(l[i].bias)) {
+            sum += l[i].bias;
+            n++;
+        }
+    double common = n ? sum / n : 0;
+    for (int i = 0; i < rows; i++) {
+        double b = l[i].n > 0 && isfinite(l[i].bias) ? l[i].bias : common;
+        out[i] = isfinite(price[i]) ? price[i] + b : price[i];
+    }
+}
+
+int papc_learn_explore(const papc_row_learning *l, int rows,
+                       const double *price, int pick, double explore,
+                       double floor) {
+    if (!l || pick < 0 || pick >= rows || !(explore > 0) ||
+        l[pick].tried == 0 || !isfinite(price[pick]))
+        return pick;
+    if (!(floor > 0) || !isfinite(floor)) floor = 0;
+    double limit = floor + (1 + explore) * (price[pick] - floor);
+    int best = pick;
+    for (int i = 0; i < rows; i++) {
+        if (i == pick || l[i].tried > 0 || !isfinite(price[i]) ||
+            price[i] > limit)
+            continue;
+        if (best == pick || price[i] < price[best]) best = i;
+    }
+    return best;
+}

@@ -97,4 +97,45 @@ void papc_price_ring_keep(papc_price_ring *ring, unsigned long g,
 int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
                          const double *now, double *mean);
 
+/* ---- what the rows cost when they ran (choose.c, PAPC_ARRIVAL_LEARN) ----
+ *
+ * The models' pick is within 5 % of the measured best row in ~83 % of the
+ * emulated cluster's delayed settings however they are calibrated
+ * (docs/performance.md, eighth session): the rest is model error that only
+ * running a row reveals.  A call site keeps, per row, how much the row's
+ * measured ē exceeded its model at the arrivals measured in the same call
+ * (the residual; agreed data: the decisions carry both, exchange.c).
+ * Pure: the site's state is the caller's. */
+typedef struct papc_row_learning {
+    double bias;     /* EWMA of measured ē - model ē, s (NAN: none yet) */
+    long n;          /* residuals taken */
+    long tried;      /* calls this row ran at the site */
+} papc_row_learning;
+
+/* Weight of a new residual in the row's mean (the offline policy study
+ * in docs/performance.md, ninth session: 0.25 beats 0.5 on both sweeps). */
+#define PAPC_LEARN_WEIGHT 0.25
+/* A row never run at a site whose price is within this fraction above the
+ * chosen row's is run once to learn its residual (PAPC_ARRIVAL_EXPLORE). */
+#define PAPC_LEARN_EXPLORE 0.2
+
+void papc_learn_init(papc_row_learning *l, int rows);
+/* One residual (finite) of the row. */
+void papc_learn_add(papc_row_learning *l, double residual, double w);
+/* price[rows] (NAN: no candidate) corrected into out[rows]: a row's own
+ * bias where it has one, else the mean bias of the rows that have one
+ * (the models' common error), else none. */
+void papc_learn_prices(const papc_row_learning *l, int rows,
+                       const double *price, double *out);
+/* The row to run given the pick (an index of price[]): once the pick has
+ * run at the site, the cheapest row never run whose price above the wait
+ * no algorithm avoids (floor, s: papc_arrival_wait_floor; 0: none) is at
+ * most (1 + explore) times the pick's; else the pick.  Why above the wait:
+ * when one process is late by far more than any row's own cost, every
+ * row's ē is that wait plus a little, and a band on the whole price would
+ * try every row; what the rows differ in is what they add to it. */
+int papc_learn_explore(const papc_row_learning *l, int rows,
+                       const double *price, int pick, double explore,
+                       double floor);
+
 #endif

@@ -31,6 +31,16 @@
  *     alone holds the
  *     penalising profile, the ranks' profiles differ, none is agreed, no
  *     correction applies and every rank still runs the same row.
+ *   MODE "learn": what a row costs when it runs reaches the choice (the
+ *     online refinement, PAPC_ARRIVAL_LEARN, choose.c): gather with a
+ *     late rank under the cluster profile; X, the row run most, then
+ *     counts 60 ms more in every rank's time in the call when it runs
+ *     (PAPC_LEARN_TEST_SLOW, which the models do not see).  With learning
+ *     on, X runs in at most 5 of the next 14 calls (its first residual
+ *     comes three calls after it ran: it may run three times, whenever it
+ *     is next chosen, before the choice knows); with PAPC_ARRIVAL_LEARN=0
+ *     in the environment that check must fail (X keeps running: the knob
+ *     changes nothing else).  Every call agreed on every rank.
  * Run also under PAPC_ARRIVAL_FAULT=random: orders change, the choice is
  * still agreed.
  */
@@ -262,12 +272,21 @@ static void penalise(const char *dir, papc_collective coll, const char *cname,
         for (int i = 0; a && i < papc_algorithm_count(coll) && i < 64; i++)
             if (!strcmp(papc_algorithm_get(coll, i)->name, a)) counts[i]++;
     }
-    int top = 0;
+    /* X: the arrival-aware row run most (the profile's corrections are of
+     * arrival-aware rows; the online refinement may have tried classic
+     * rows more often), else the row run most */
+    int top = 0, top_aware = -1;
     for (int i = 1; i < papc_algorithm_count(coll) && i < 64; i++)
         if (counts[i] > counts[top]) top = i;
+    for (int i = 0; i < papc_algorithm_count(coll) && i < 64; i++)
+        if (counts[i] > 0 &&
+            (papc_algorithm_get(coll, i)->flags & PAPC_FLAG_ARRIVAL_AWARE) &&
+            (top_aware < 0 || counts[i] > counts[top_aware]))
+            top_aware = i;
+    if (top_aware >= 0) top = top_aware;
     snprintf(top_name, sizeof top_name, "%s",
              papc_algorithm_get(coll, top)->name);
-    int top_aware = is_aware(coll, top_name);
+    top_aware = is_aware(coll, top_name);
 
     /* X, the row run most, made 50 x dearer: an arrival-aware X never
      * runs again; a classic X may still run where a call has no view of
@@ -309,6 +328,51 @@ static void penalise(const char *dir, papc_collective coll, const char *cname,
                aware_x, aware_all);
 }
 
+/* MODE learn (header comment). */
+static void learn_mode(void) {
+    papc_collective coll = PAPC_GATHER;
+    int root = size > 2 ? 1 : 0, late = (root + 1) % size, n = 65536;
+    const int iters = 14;
+    int counts[64] = {0};
+    snprintf(where, sizeof where, "gather late, learning");
+    loop(coll, n, root, late, 20, 3);  /* the site learns the offsets */
+    for (int it = 0; it < 8; it++) {
+        loop(coll, n, root, late, 20, 1);
+        const char *a = papc_last_algorithm(coll);
+        for (int i = 0; a && i < papc_algorithm_count(coll) && i < 64; i++)
+            if (!strcmp(papc_algorithm_get(coll, i)->name, a)) counts[i]++;
+    }
+    int top = 0;
+    for (int i = 1; i < papc_algorithm_count(coll) && i < 64; i++)
+        if (counts[i] > counts[top]) top = i;
+    const char *x = papc_algorithm_get(coll, top)->name;
+    char knob[96];
+    snprintf(knob, sizeof knob, "%s:60", x);
+    setenv("PAPC_LEARN_TEST_SLOW", knob, 1);
+    snprintf(where, sizeof where, "gather late, %s 60 ms slower", x);
+    int ran = 0, ran_late = 0;
+    for (int it = 0; it < iters; it++) {
+        loop(coll, n, root, late, 20, 1);
+        const char *a = papc_last_algorithm(coll);
+        int is_x = a && !strcmp(a, x);
+        ran += is_x;
+        ran_late += is_x && it >= iters - 6;
+    }
+    unsetenv("PAPC_LEARN_TEST_SLOW");
+    const char *lv = getenv("PAPC_ARRIVAL_LEARN");
+    int on = !(lv && !strcmp(lv, "0"));
+    if (on)
+        CHECK(ran <= 5, "%s ran %d of %d calls (%d of the last 6) though it "
+              "took 60 ms more each time", x, ran, iters, ran_late);
+    else
+        CHECK(ran > 5, "with learning off %s ran only %d of %d calls (%d of "
+              "the last 6): the models do not see the slowdown", x, ran,
+              iters, ran_late);
+    if (rank == 0)
+        printf("learn %s: %s ran %d of 8, slowed: %d of %d (last 6: %d)\n",
+               on ? "on" : "off", x, counts[top], ran, iters, ran_late);
+}
+
 int main(int argc, char **argv) {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -325,6 +389,16 @@ int main(int argc, char **argv) {
                  root, (root + 1) % size, 20);
         penalise(argc > 2 ? argv[2] : ".", PAPC_ALLREDUCE, "allreduce",
                  262144, 0, 1 % size, 10);
+        int total = 0;
+        MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        papc_monitor_finalize();
+        MPI_Finalize();
+        if (rank == 0) printf("%s\n", total ? "FAILED" : "ok");
+        return total ? 1 : 0;
+    }
+    if (strcmp(mode, "learn") == 0) {
+        papc_monitor_init(MPI_COMM_WORLD);
+        learn_mode();
         int total = 0;
         MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         papc_monitor_finalize();

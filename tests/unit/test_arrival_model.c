@@ -947,6 +947,61 @@ static void test_fast_at_large_P(void **state) {
     assert_true(per < 0.02);
 }
 
+/* What the rows cost when they ran (papc_learn_*): a row's residuals
+ * average with the weight; rows without one take the others' mean bias;
+ * a row never run is tried once the pick has run, only within the
+ * exploration band, the cheapest such row first. */
+static void test_learning(void **state) {
+    (void)state;
+    papc_row_learning l[4];
+    papc_learn_init(l, 4);
+    double price[4] = {10e-3, 10.5e-3, 13e-3, NAN}, q[4];
+    /* Nothing learnt: prices unchanged, the pick not yet run: no trial. */
+    papc_learn_prices(l, 4, price, q);
+    for (int i = 0; i < 3; i++) assert_true(q[i] == price[i]);
+    assert_true(isnan(q[3]));
+    assert_int_equal(papc_learn_explore(l, 4, q, 0, 0.2, 0), 0);
+    /* Row 0 ran and cost 3 ms more than its model. */
+    l[0].tried = 1;
+    papc_learn_add(&l[0], 3e-3, 0.25);
+    assert_int_equal(l[0].n, 1);
+    assert_true(fabs(l[0].bias - 3e-3) < 1e-15);
+    papc_learn_add(&l[0], 7e-3, 0.25);   /* 0.75 * 3 + 0.25 * 7 = 4 */
+    assert_true(fabs(l[0].bias - 4e-3) < 1e-15);
+    papc_learn_add(&l[0], NAN, 0.25);    /* ignored */
+    assert_int_equal(l[0].n, 2);
+    /* The common error goes to rows without their own. */
+    papc_learn_prices(l, 4, price, q);
+    assert_true(fabs(q[0] - 14e-3) < 1e-15);
+    assert_true(fabs(q[1] - 14.5e-3) < 1e-15);
+    assert_true(fabs(q[2] - 17e-3) < 1e-15);
+    assert_true(isnan(q[3]));
+    /* The pick has run: row 1 (within 20 %) before row 2 (also within). */
+    assert_int_equal(papc_learn_explore(l, 4, q, 0, 0.2, 0), 1);
+    l[1].tried = 1;
+    papc_learn_add(&l[1], -2e-3, 0.25);  /* row 1 is cheaper than its model */
+    papc_learn_prices(l, 4, price, q);   /* own biases; row 2 the mean: 1 ms */
+    assert_true(fabs(q[1] - 8.5e-3) < 1e-15);
+    assert_true(fabs(q[2] - 14e-3) < 1e-15);
+    /* Row 2 is 65 % above row 1, the best now: not tried. */
+    assert_int_equal(papc_learn_explore(l, 4, q, 1, 0.2, 0), 1);
+    assert_int_equal(papc_learn_explore(l, 4, q, 1, 0.7, 0), 2);
+    /* No exploration asked, bad input. */
+    assert_int_equal(papc_learn_explore(l, 4, q, 1, 0, 0), 1);
+    assert_int_equal(papc_learn_explore(l, 4, q, -1, 0.2, 0), -1);
+    assert_int_equal(papc_learn_explore(NULL, 4, q, 1, 0.2, 0), 1);
+    /* Above the wait: with a 20 ms wait, 21 and 23 ms are 10 % apart in
+     * all, but 3 ms is 200 % above 1 ms: tried only without the floor;
+     * 21.1 ms is tried with it. */
+    papc_learn_init(l, 4);
+    l[0].tried = 1;
+    double w[4] = {21e-3, 23e-3, NAN, NAN};
+    assert_int_equal(papc_learn_explore(l, 4, w, 0, 0.2, 0), 1);
+    assert_int_equal(papc_learn_explore(l, 4, w, 0, 0.2, 20e-3), 0);
+    w[2] = 21.1e-3;
+    assert_int_equal(papc_learn_explore(l, 4, w, 0, 0.2, 20e-3), 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_offsets_give_t0),
@@ -962,6 +1017,7 @@ int main(void) {
         cmocka_unit_test(test_papers_claims),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_price_ring),
+        cmocka_unit_test(test_learning),
         cmocka_unit_test(test_fast_at_large_P),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
