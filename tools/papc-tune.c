@@ -252,7 +252,8 @@ static void usage(void) {
         "                      wait no algorithm avoids; docs/arrival.md)\n"
         "  --arrival-check LIST  with --profile IN: per setting of the files,\n"
         "                      the row IN's corrections pick at the measured\n"
-        "                      arrivals against the measured best row\n"
+        "                      arrivals against the measured best row (--csv:\n"
+        "                      every point, for scripts/learn-policy-sim.py)\n"
         "  -h, --help          this text\n");
 }
 
@@ -1372,8 +1373,19 @@ static int check_arrival(const options *o) {
         static papc_profile prof;
         ta_set set = {0};
         code = load_delayed(o->profile_in, o->arrival_check, &prof, &set);
-        int within = 0, n = code == EXIT_OK ? ta_check(&set, &prof, &within)
-                                            : 0;
+        FILE *csv = NULL;
+        if (code == EXIT_OK && o->csv && !(csv = fopen(o->csv, "w"))) {
+            fprintf(stderr, "papc-tune: cannot write %s: %s\n", o->csv,
+                    strerror(errno));
+            code = EXIT_FAIL;
+        }
+        if (csv) fputs(TA_CHECK_CSV_HEADER, csv);
+        int within = 0, n = code == EXIT_OK
+                                ? ta_check(&set, &prof, &within, csv) : 0;
+        if (csv && fclose(csv) != 0 && code == EXIT_OK) {
+            fprintf(stderr, "papc-tune: cannot write %s\n", o->csv);
+            code = EXIT_FAIL;
+        }
         if (n < 0) {
             fprintf(stderr, "papc-tune: out of memory\n");
             code = EXIT_FAIL;

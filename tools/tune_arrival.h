@@ -437,7 +437,15 @@ static int ta_same_setting(const ta_point *a, const ta_point *b) {
            a->one_late == b->one_late && a->delay_ms == b->delay_ms;
 }
 
-static int ta_check(const ta_set *s, const papc_profile *prof, int *within) {
+/* csv (NULL: none): every point of the checked settings, for the offline
+ * study of an online policy (scripts/learn-policy-sim.py): its row, the
+ * iteration (order in the files per setting and row), the measured ē, the
+ * profile's corrected model at the measured arrivals, the wait no row
+ * avoids (seconds). */
+#define TA_CHECK_CSV_HEADER                                                   \
+    "collective,P,bytes,mode,delay_ms,row,aware,iteration,e_s,pred_s,wait_s\n"
+static int ta_check(const ta_set *s, const papc_profile *prof, int *within,
+                    FILE *csv) {
     int settings = 0;
     *within = 0;
     char *done = calloc((size_t)s->n + 1, 1);
@@ -467,8 +475,17 @@ static int ta_check(const ta_set *s, const papc_profile *prof, int *within) {
             const papc_profile_arrival *k = papc_profile_find_arrival(
                 prof, papc_collective_name(q->row->info.collective),
                 q->row->info.name, q->P);
+            double corrected = papc_arrival_corrected(k, q->model, q->t0,
+                                                      q->w);
+            if (csv)
+                fprintf(csv, "%s,%d,%.0f,%s,%g,%s,%d,%.0f,%.6g,%.6g,%.6g\n",
+                        papc_collective_name(q->row->info.collective), q->P,
+                        q->bytes, q->one_late ? "one-late" : "rand-late",
+                        q->delay_ms, q->row->info.name,
+                        (q->row->info.flags & PAPC_FLAG_ARRIVAL_AWARE) != 0,
+                        cnt[r], q->e, corrected, q->w);
             e[r] += q->e;
-            pred[r] += papc_arrival_corrected(k, q->model, q->t0, q->w);
+            pred[r] += corrected;
             cnt[r] += 1;
         }
         int best = 0, base = -1;

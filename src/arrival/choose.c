@@ -47,6 +47,13 @@
  * classic one by PAPC_ARRIVAL_MARGIN (5 %).  The rule itself is
  * papc_arrival_pick (src/model/arrival_model.c).
  *
+ * Online refinement (PAPC_ARRIVAL_LEARN, default on; learn and explore,
+ * below): each row's price also carries what the row cost, when it ran at
+ * the site, above its model at that call's measured arrivals -- agreed
+ * measurements the decisions carry (exchange.c, papc_arr_plain_done) --
+ * and a row never run there whose price is near the chosen one's is tried
+ * once.  docs/arrival.md, "What the rows cost when they ran".
+ *
  * Rooms: core/dispatch.c calls papc_arrival_plain (declared in core.h) as
  * it calls the algorithm tables of src/coll/, which reach src/arrival/ in
  * the same way; this file holds what needs the monitor's state.
@@ -281,10 +288,10 @@ static double explore_band(void) {
  * choice's.  Returns the site's state, NULL when learning is off. */
 static papc_row_learning *learn(papc_call *c, const row_cache *rc,
                                 size_t seg0, int bg, int rows,
-                                double *price) {
+                                double spread, double *price, long *now) {
     if (!papc_mon.dec_learn || !rc) return NULL;
     papc_row_learning *l =
-        papc_arr_learning(c, rows, learn_key(cache_key(c, seg0, bg)));
+        papc_arr_learning(c, rows, learn_key(cache_key(c, seg0, bg)), now);
     if (!l) return NULL;
     double *offset = malloc((size_t)c->size * sizeof *offset);
     double mean;
@@ -292,9 +299,10 @@ static papc_row_learning *learn(papc_call *c, const row_cache *rc,
     candidate ran;
     if (offset && papc_arr_take_measurement(c, &row, &mean, offset) &&
         row >= 0 && row < rows && evaluate(c, rc, row, offset, bg, &ran))
-        papc_learn_add(&l[row], mean - ran.mean, PAPC_LEARN_WEIGHT);
+        papc_learn_add(&l[row], mean - ran.mean, PAPC_LEARN_WEIGHT,
+                       ran.mean, spread);
     free(offset);
-    papc_learn_prices(l, rows, price, price);
+    papc_learn_prices(l, rows, price, spread, price);
     return l;
 }
 
@@ -302,7 +310,8 @@ static papc_row_learning *learn(papc_call *c, const row_cache *rc,
  * never run here within the exploration band above the wait no row avoids
  * at the offsets (papc_learn_explore). */
 static int explore(const papc_call *c, const papc_row_learning *l, int rows,
-                   const candidate *k, int n, int w, const double *offset) {
+                   const candidate *k, int n, int w, const double *offset,
+                   double spread, long now) {
     double *price = malloc((size_t)rows * sizeof *price);
     int *at = malloc((size_t)rows * sizeof *at);
     int chosen = w;
@@ -323,7 +332,8 @@ static int explore(const papc_call *c, const papc_row_learning *l, int rows,
             papc_collective_name(c->coll), c->size,
             c->coll == PAPC_ALLREDUCE ? 0 : c->root, offset);
         int r = wrow >= 0 ? papc_learn_explore(l, rows, price, wrow,
-                                               explore_band(), floor)
+                                               explore_band(), floor, spread,
+                                               now)
                           : -1;
         if (r >= 0 && at[r] >= 0) chosen = at[r];
         if (chosen != w && verbose() >= 1 && c->rank == 0)
@@ -375,21 +385,25 @@ static const papc_alg_desc *cheapest(papc_call *c,
         if (evaluate(c, rc, i, offset, bg, &k[i])) now[i] = k[i].mean;
     }
     papc_row_learning *learnt = NULL;
+    long calls = 0;
     if (k && pick && now) {
         double *mean = now + rows;
         papc_arr_price_views(c, rows, views_weighed(), now, mean);
-        learnt = learn(c, rc, seg0, bg, rows, mean);
+        learnt = learn(c, rc, seg0, bg, rows, spread, mean, &calls);
         if (verbose() >= 3 && c->rank == 0)
             for (int i = 0; i < rows; i++)
                 if (isfinite(now[i]))
                     fprintf(stderr, "papcoll:   %-30s t0 %.3g ms, this view "
                             "%.4g ms, over the views and learnt %.4g ms "
-                            "(ran %ld, residuals %ld: %.3g ms)\n",
+                            "(last ran at call %ld of %ld, residuals %ld: "
+                            "%.3g ms at a %.3g ms spread)\n",
                             k[i].row->info.name, k[i].t0 * 1e3,
                             now[i] * 1e3, mean[i] * 1e3,
-                            learnt ? learnt[i].tried : 0,
+                            learnt ? learnt[i].ran_at : 0, calls,
                             learnt ? learnt[i].n : 0,
-                            learnt && learnt[i].n ? learnt[i].bias * 1e3 : 0.0);
+                            learnt && learnt[i].n ? learnt[i].bias * 1e3 : 0.0,
+                            learnt && learnt[i].n ? learnt[i].spread * 1e3
+                                                  : 0.0);
         for (int i = 0; i < rows; i++) {
             if (!isfinite(mean[i])) continue;
             k[n] = k[i];
@@ -404,7 +418,8 @@ static const papc_alg_desc *cheapest(papc_call *c,
     const papc_alg_desc *won = classic;
     if (base >= 0) {
         int w = papc_arrival_pick(pick, n, base, spread);
-        if (learnt) w = explore(c, learnt, rows, k, n, w, offset);
+        if (learnt) w = explore(c, learnt, rows, k, n, w, offset, spread,
+                                calls);
         say(c, &k[w], &k[base], spread);
         won = k[w].row;
         *seg = k[w].segsize;

@@ -63,8 +63,10 @@
  *    iteration.  As every rank of an AGREED call sends its notice before
  *    waiting, the decision is always made: no hang.
  *
- * How a decision travels (issue 16).  It is 8(2P + 1) bytes (8(3P + 1)
- * with PAPC_ARRIVAL_VIEW_MEASURED=1, below); sent by the
+ * How a decision travels (issue 16).  It is 8(2P + 1) bytes (8P more
+ * with PAPC_ARRIVAL_VIEW_MEASURED=1, below; 8(P + 2) more with the online
+ * refinement, PAPC_ARRIVAL_LEARN, on by default: papc_arr_plain_done);
+ * sent by the
  * decider to each of the P - 1 others that is 268 MB from one process per
  * call at P = 4,096.  Two paths, agreed at the monitor's start
  * (PAPC_DECISION_TREE=0 flat, 1 tree, unset: tree above
@@ -1295,7 +1297,9 @@ void papc_arr_plain_done(const papc_call *c, int decider, int row,
     if (e >= 0) {
         s->ran_epoch[e % ARR_RAN] = e;
         s->ran_row[e % ARR_RAN] = row;
-        if (s->learn && row >= 0 && row < s->learn_rows) s->learn[row].tried++;
+        s->learn_calls++;
+        if (s->learn && row >= 0 && row < s->learn_rows)
+            s->learn[row].ran_at = s->learn_calls;
         s->own_epoch = e;
         s->own_elapsed = elapsed;
         arr_slot *own = c->rank == decider
@@ -1306,8 +1310,9 @@ void papc_arr_plain_done(const papc_call *c, int decider, int row,
 }
 
 papc_row_learning *papc_arr_learning(const papc_call *c, int rows,
-                                     unsigned long long key) {
+                                     unsigned long long key, long *calls) {
     papc_row_learning *l = NULL;
+    *calls = 0;
     papc_tr_lock();
     int site = papc_arr_site(c);
     arr_site *s = site >= 0 ? &papc_mon.sites[site] : NULL;
@@ -1322,6 +1327,7 @@ papc_row_learning *papc_arr_learning(const papc_call *c, int rows,
         if (s->learn) papc_learn_init(s->learn, rows);
     }
     if (s) l = s->learn;
+    if (s) *calls = s->learn_calls;
     papc_tr_unlock();
     return l;
 }

@@ -176,6 +176,8 @@ typedef struct arr_site {
     unsigned long long learn_key;
     int learn_since;         /* the first epoch made under learn_key: a
                                 measurement of an older one is dropped */
+    long learn_calls;        /* plain calls made here (papc_row_learning's
+                                ran_at counts in them) */
 } arr_site;
 
 /* An epoch this process decides (it is the decider) and still accounts
@@ -317,9 +319,10 @@ void papc_arr_price_views(const papc_call *c, int rows, int k,
 void papc_arr_plain_done(const papc_call *c, int decider, int row,
                          double elapsed);
 /* The site's per-row learning state for `rows` rows, reset when key (the
- * models' inputs) changed; NULL when there is none (no memory).  [fg] */
+ * models' inputs) changed, and in *calls the plain calls made at the site;
+ * NULL when there is none (no memory).  [fg] */
 papc_row_learning *papc_arr_learning(const papc_call *c, int rows,
-                                     unsigned long long key);
+                                     unsigned long long key, long *calls);
 /* The measurement the latest decision brought for c's site, once: the row
  * that ran (registry index), the ranks' mean time in the call, and its
  * measured arrivals offset[c->size]; 0 when there is none new, or the row

@@ -663,7 +663,7 @@ static int mon_start(MPI_Comm priv) {
     int want[5] = {!(w && !strcmp(w, "0")),
                    papc_arr_decision_tree_setting(),
                    vm && !strcmp(vm, "1"), (int)warm_up_bytes(),
-                   !(lv && !strcmp(lv, "0"))},
+                   lv && !strcmp(lv, "1")},
         all[5] = {0, 0, 0, 0, 0};
     rc = PMPI_Allreduce(want, all, 5, MPI_INT, MPI_MIN, papc_mon.data);
     if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "warm-up agreement");

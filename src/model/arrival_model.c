@@ -1064,44 +1064,71 @@ int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
 /* ---- what the rows cost when they ran ---------------------------------- */
 
 void papc_learn_init(papc_row_learning *l, int rows) {
-    for (int i = 0; i < rows; i++) l[i] = (papc_row_learning){NAN, 0, 0};
+    for (int i = 0; i < rows; i++)
+        l[i] = (papc_row_learning){NAN, 0, 0, NAN, 0};
 }
 
-void papc_learn_add(papc_row_learning *l, double residual, double w) {
-    if (!l || !isfinite(residual)) return;
-    l->bias = l->n == 0 || !isfinite(l->bias)
-                  ? residual
-                  : (1 - w) * l->bias + w * residual;
+int papc_learn_valid(const papc_row_learning *l, double spread) {
+    if (!l || l->n <= 0 || !isfinite(l->bias) || !isfinite(l->spread) ||
+        !isfinite(spread))
+        return 0;
+    if (l->spread < 1e-3 && spread < 1e-3) return 1;
+    return spread <= 2 * l->spread && l->spread <= 2 * spread;
+}
+
+void papc_learn_add(papc_row_learning *l, double residual, double w,
+                    double price, double spread) {
+    if (!l || !isfinite(residual) || !isfinite(spread)) return;
+    if (!(price > 0) || !isfinite(price)) price = 0;
+    if (l->n > 0 && !papc_learn_valid(l, spread)) l->n = 0;
+    if (l->n == 0) {
+        l->bias = residual < price ? residual : price;
+        l->dev = 0.1 * price;
+    } else {
+        double limit = 3 * l->dev + 0.1 * price + 1e-4;
+        double r = residual;
+        if (r > l->bias + limit) r = l->bias + limit;
+        if (r < l->bias - limit) r = l->bias - limit;
+        l->dev = (1 - w) * l->dev + w * fabs(r - l->bias);
+        l->bias = (1 - w) * l->bias + w * r;
+    }
+    l->spread = spread;
     l->n++;
 }
 
 void papc_learn_prices(const papc_row_learning *l, int rows,
-                       const double *price, double *out) {
+                       const double *price, double spread, double *out) {
     double sum = 0;
     int n = 0;
     for (int i = 0; i < rows; i++)
-        if (l[i].n > 0 && isfinite(l[i].bias)) {
+        if (papc_learn_valid(&l[i], spread)) {
             sum += l[i].bias;
             n++;
         }
     double common = n ? sum / n : 0;
     for (int i = 0; i < rows; i++) {
-        double b = l[i].n > 0 && isfinite(l[i].bias) ? l[i].bias : common;
+        double b = papc_learn_valid(&l[i], spread) ? l[i].bias : common;
         out[i] = isfinite(price[i]) ? price[i] + b : price[i];
     }
 }
 
+static int learn_waiting(const papc_row_learning *l, long now) {
+    return l->ran_at > 0 && now - l->ran_at < PAPC_LEARN_LAG;
+}
+
 int papc_learn_explore(const papc_row_learning *l, int rows,
                        const double *price, int pick, double explore,
-                       double floor) {
+                       double floor, double spread, long now) {
     if (!l || pick < 0 || pick >= rows || !(explore > 0) ||
-        l[pick].tried == 0 || !isfinite(price[pick]))
+        !isfinite(price[pick]) ||
+        !(papc_learn_valid(&l[pick], spread) || learn_waiting(&l[pick], now)))
         return pick;
     if (!(floor > 0) || !isfinite(floor)) floor = 0;
     double limit = floor + (1 + explore) * (price[pick] - floor);
     int best = pick;
     for (int i = 0; i < rows; i++) {
-        if (i == pick || l[i].tried > 0 || !isfinite(price[i]) ||
+        if (i == pick || papc_learn_valid(&l[i], spread) ||
+            learn_waiting(&l[i], now) || !isfinite(price[i]) ||
             price[i] > limit)
             continue;
         if (best == pick || price[i] < price[best]) best = i;

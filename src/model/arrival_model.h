@@ -107,35 +107,55 @@ int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
  * (the residual; agreed data: the decisions carry both, exchange.c).
  * Pure: the site's state is the caller's. */
 typedef struct papc_row_learning {
-    double bias;     /* EWMA of measured ē - model ē, s (NAN: none yet) */
-    long n;          /* residuals taken */
-    long tried;      /* calls this row ran at the site */
+    double bias;     /* robust weighted mean of measured ē - model ē, s */
+    double dev;      /* weighted mean of |residual - bias|, s */
+    long n;          /* residuals taken in the current regime (0: none) */
+    double spread;   /* the views' spread (s) when the latest was taken */
+    long ran_at;     /* the site's plain-call count when it last ran (0:
+                        never) */
 } papc_row_learning;
 
 /* Weight of a new residual in the row's mean (the offline policy study
- * in docs/performance.md, ninth session: 0.25 beats 0.5 on both sweeps). */
+ * in docs/arrival.md: 0.25 beats 0.5 on both sweeps). */
 #define PAPC_LEARN_WEIGHT 0.25
-/* A row never run at a site whose price is within this fraction above the
- * chosen row's is run once to learn its residual (PAPC_ARRIVAL_EXPLORE). */
+/* A row without a residual in the current regime whose price is within
+ * this fraction of the chosen row's (above the wait no row avoids) is run
+ * once to learn one (PAPC_ARRIVAL_EXPLORE). */
 #define PAPC_LEARN_EXPLORE 0.2
+/* Calls after a row ran during which its residual is still to come (it
+ * comes with the decision two calls later, read at the third). */
+#define PAPC_LEARN_LAG 3
 
 void papc_learn_init(papc_row_learning *l, int rows);
-/* One residual (finite) of the row. */
-void papc_learn_add(papc_row_learning *l, double residual, double w);
+/* Whether the row's residuals were taken at a spread like this one (both
+ * under 1 ms, or within a factor 2): what a row costs above its model
+ * changes with the pattern (the emulated cluster's SLT: right at 10-50 ms,
+ * 10 % dear at 200), so a residual of another regime is not used. */
+int papc_learn_valid(const papc_row_learning *l, double spread);
+/* One residual (finite) of the row, taken at the views' spread, the row's
+ * price then being price (s).  Robust: the first of a regime counts at
+ * most price (one call cannot make a row more than twice as dear as its
+ * model); later ones are clipped to 3 deviations (plus 10 % of the price
+ * and 0.1 ms) around the mean -- a multi-second stall in one call (the
+ * emulated cluster has them, docs/performance.md) must not bar a row for
+ * good; a residual of another regime restarts the row's mean. */
+void papc_learn_add(papc_row_learning *l, double residual, double w,
+                    double price, double spread);
 /* price[rows] (NAN: no candidate) corrected into out[rows]: a row's own
- * bias where it has one, else the mean bias of the rows that have one
- * (the models' common error), else none. */
+ * mean residual where it has one of this regime, else the mean of those
+ * the rows with one have (the models' common error), else none. */
 void papc_learn_prices(const papc_row_learning *l, int rows,
-                       const double *price, double *out);
-/* The row to run given the pick (an index of price[]): once the pick has
- * run at the site, the cheapest row never run whose price above the wait
- * no algorithm avoids (floor, s: papc_arrival_wait_floor; 0: none) is at
- * most (1 + explore) times the pick's; else the pick.  Why above the wait:
+                       const double *price, double spread, double *out);
+/* The row to run given the pick (an index of price[]) at the site's call
+ * count now: once the pick has a residual of this regime or is waiting
+ * for one, the cheapest row with neither whose price above the wait no
+ * algorithm avoids (floor, s: papc_arrival_wait_floor; 0: none) is at most
+ * (1 + explore) times the pick's; else the pick.  Why above the wait:
  * when one process is late by far more than any row's own cost, every
  * row's ē is that wait plus a little, and a band on the whole price would
  * try every row; what the rows differ in is what they add to it. */
 int papc_learn_explore(const papc_row_learning *l, int rows,
                        const double *price, int pick, double explore,
-                       double floor);
+                       double floor, double spread, long now);
 
 #endif

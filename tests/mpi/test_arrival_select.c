@@ -38,9 +38,10 @@
  *     (PAPC_LEARN_TEST_SLOW, which the models do not see).  With learning
  *     on, X runs in at most 5 of the next 14 calls (its first residual
  *     comes three calls after it ran: it may run three times, whenever it
- *     is next chosen, before the choice knows); with PAPC_ARRIVAL_LEARN=0
- *     in the environment that check must fail (X keeps running: the knob
- *     changes nothing else).  Every call agreed on every rank.
+ *     is next chosen, before the choice knows) -- run with
+ *     PAPC_ARRIVAL_LEARN=1; without it (learning is opt-in) that check must
+ *     fail (X keeps running: the knob changes nothing else).  Every call
+ *     agreed on every rank.
  * Run also under PAPC_ARRIVAL_FAULT=random: orders change, the choice is
  * still agreed.
  */
@@ -360,7 +361,7 @@ static void learn_mode(void) {
     }
     unsetenv("PAPC_LEARN_TEST_SLOW");
     const char *lv = getenv("PAPC_ARRIVAL_LEARN");
-    int on = !(lv && !strcmp(lv, "0"));
+    int on = lv && !strcmp(lv, "1");
     if (on)
         CHECK(ran <= 5, "%s ran %d of %d calls (%d of the last 6) though it "
               "took 60 ms more each time", x, ran, iters, ran_late);

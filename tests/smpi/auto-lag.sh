@@ -5,8 +5,9 @@
 # its third call on -- it ran the ring in all measured calls while the
 # first two plain calls agreed on the profile before their arrival was
 # stamped (docs/scale.md, "At 512-4,096 processes", section 9).  With the
-# online refinement off (PAPC_ARRIVAL_LEARN=0): it may try a row near the
-# best once, which is not what this test is about.
+# online refinement off (PAPC_ARRIVAL_LEARN=0, the default, said here
+# because it may try a row near the best once, not what this test is
+# about).
 #   auto-lag.sh SMPI_BUILD_DIR
 set -eu
 build=$1

@@ -948,58 +948,90 @@ static void test_fast_at_large_P(void **state) {
 }
 
 /* What the rows cost when they ran (papc_learn_*): a row's residuals
- * average with the weight; rows without one take the others' mean bias;
- * a row never run is tried once the pick has run, only within the
- * exploration band, the cheapest such row first. */
+ * average with the weight, robustly; rows without one take the others'
+ * mean residual; a residual of another spread regime does not count; a
+ * row without one is tried once the pick has one (or waits for one), only
+ * within the exploration band above the wait, the cheapest such row
+ * first. */
 static void test_learning(void **state) {
     (void)state;
     papc_row_learning l[4];
     papc_learn_init(l, 4);
+    const double S = 20e-3;   /* the views' spread */
     double price[4] = {10e-3, 10.5e-3, 13e-3, NAN}, q[4];
-    /* Nothing learnt: prices unchanged, the pick not yet run: no trial. */
-    papc_learn_prices(l, 4, price, q);
+    /* Nothing learnt: prices unchanged, the pick has not run: no trial. */
+    papc_learn_prices(l, 4, price, S, q);
     for (int i = 0; i < 3; i++) assert_true(q[i] == price[i]);
     assert_true(isnan(q[3]));
-    assert_int_equal(papc_learn_explore(l, 4, q, 0, 0.2, 0), 0);
-    /* Row 0 ran and cost 3 ms more than its model. */
-    l[0].tried = 1;
-    papc_learn_add(&l[0], 3e-3, 0.25);
+    assert_int_equal(papc_learn_explore(l, 4, q, 0, 0.2, 0, S, 1), 0);
+    /* Row 0 ran at call 1: waiting for its residual, row 1 is tried. */
+    l[0].ran_at = 1;
+    assert_int_equal(papc_learn_explore(l, 4, q, 0, 0.2, 0, S, 2), 1);
+    /* Row 0 cost 3 ms more than its model, then 7. */
+    papc_learn_add(&l[0], 3e-3, 0.25, 10e-3, S);
     assert_int_equal(l[0].n, 1);
     assert_true(fabs(l[0].bias - 3e-3) < 1e-15);
-    papc_learn_add(&l[0], 7e-3, 0.25);   /* 0.75 * 3 + 0.25 * 7 = 4 */
+    papc_learn_add(&l[0], 7e-3, 0.25, 10e-3, S);   /* 0.75*3 + 0.25*7 */
     assert_true(fabs(l[0].bias - 4e-3) < 1e-15);
-    papc_learn_add(&l[0], NAN, 0.25);    /* ignored */
+    papc_learn_add(&l[0], NAN, 0.25, 10e-3, S);    /* ignored */
     assert_int_equal(l[0].n, 2);
     /* The common error goes to rows without their own. */
-    papc_learn_prices(l, 4, price, q);
+    papc_learn_prices(l, 4, price, S, q);
     assert_true(fabs(q[0] - 14e-3) < 1e-15);
     assert_true(fabs(q[1] - 14.5e-3) < 1e-15);
     assert_true(fabs(q[2] - 17e-3) < 1e-15);
     assert_true(isnan(q[3]));
-    /* The pick has run: row 1 (within 20 %) before row 2 (also within). */
-    assert_int_equal(papc_learn_explore(l, 4, q, 0, 0.2, 0), 1);
-    l[1].tried = 1;
-    papc_learn_add(&l[1], -2e-3, 0.25);  /* row 1 is cheaper than its model */
-    papc_learn_prices(l, 4, price, q);   /* own biases; row 2 the mean: 1 ms */
+    /* The pick has a residual: row 1 (within 20 %) before row 2. */
+    assert_int_equal(papc_learn_explore(l, 4, q, 0, 0.2, 0, S, 10), 1);
+    /* ... but not while row 1 waits for its own. */
+    l[1].ran_at = 9;
+    assert_int_equal(papc_learn_explore(l, 4, q, 0, 0.2, 0, S, 10), 0);
+    papc_learn_add(&l[1], -2e-3, 0.25, 10.5e-3, S); /* cheaper than modelled */
+    papc_learn_prices(l, 4, price, S, q);   /* own; row 2 the mean: 1 ms */
     assert_true(fabs(q[1] - 8.5e-3) < 1e-15);
     assert_true(fabs(q[2] - 14e-3) < 1e-15);
-    /* Row 2 is 65 % above row 1, the best now: not tried. */
-    assert_int_equal(papc_learn_explore(l, 4, q, 1, 0.2, 0), 1);
-    assert_int_equal(papc_learn_explore(l, 4, q, 1, 0.7, 0), 2);
+    /* Row 2 is 65 % above row 1, the best now: not tried at 20 %. */
+    assert_int_equal(papc_learn_explore(l, 4, q, 1, 0.2, 0, S, 20), 1);
+    assert_int_equal(papc_learn_explore(l, 4, q, 1, 0.7, 0, S, 20), 2);
     /* No exploration asked, bad input. */
-    assert_int_equal(papc_learn_explore(l, 4, q, 1, 0, 0), 1);
-    assert_int_equal(papc_learn_explore(l, 4, q, -1, 0.2, 0), -1);
-    assert_int_equal(papc_learn_explore(NULL, 4, q, 1, 0.2, 0), 1);
+    assert_int_equal(papc_learn_explore(l, 4, q, 1, 0, 0, S, 20), 1);
+    assert_int_equal(papc_learn_explore(l, 4, q, -1, 0.2, 0, S, 20), -1);
+    assert_int_equal(papc_learn_explore(NULL, 4, q, 1, 0.2, 0, S, 20), 1);
+
+    /* Another regime (a 100 ms spread): no residual counts, prices are the
+     * models', and the pick (row 1) must run before any trial. */
+    papc_learn_prices(l, 4, price, 100e-3, q);
+    for (int i = 0; i < 3; i++) assert_true(q[i] == price[i]);
+    assert_int_equal(papc_learn_explore(l, 4, q, 1, 0.2, 0, 100e-3, 20), 1);
+    assert_true(papc_learn_valid(&l[0], 35e-3));
+    assert_false(papc_learn_valid(&l[0], 45e-3));
+    assert_false(papc_learn_valid(&l[0], 9e-3));
+    /* A residual there restarts the row's mean. */
+    papc_learn_add(&l[0], 1e-3, 0.25, 10e-3, 100e-3);
+    assert_int_equal(l[0].n, 1);
+    assert_true(fabs(l[0].bias - 1e-3) < 1e-15);
+
+    /* Robust: a 2 s stall among 0-ish residuals moves the mean by a
+     * quarter of the clip, not by 500 ms; a first residual counts at most
+     * the row's price. */
+    papc_learn_init(l, 4);
+    papc_learn_add(&l[0], 0.5e-3, 0.25, 130e-3, S);
+    papc_learn_add(&l[0], -0.5e-3, 0.25, 130e-3, S);
+    papc_learn_add(&l[0], 2.0, 0.25, 130e-3, S);
+    assert_true(l[0].bias < 20e-3);
+    papc_learn_add(&l[1], 2.0, 0.25, 130e-3, S);
+    assert_true(fabs(l[1].bias - 130e-3) < 1e-15);
+
     /* Above the wait: with a 20 ms wait, 21 and 23 ms are 10 % apart in
      * all, but 3 ms is 200 % above 1 ms: tried only without the floor;
      * 21.1 ms is tried with it. */
     papc_learn_init(l, 4);
-    l[0].tried = 1;
+    l[0].ran_at = 1;
     double w[4] = {21e-3, 23e-3, NAN, NAN};
-    assert_int_equal(papc_learn_explore(l, 4, w, 0, 0.2, 0), 1);
-    assert_int_equal(papc_learn_explore(l, 4, w, 0, 0.2, 20e-3), 0);
+    assert_int_equal(papc_learn_explore(l, 4, w, 0, 0.2, 0, S, 2), 1);
+    assert_int_equal(papc_learn_explore(l, 4, w, 0, 0.2, 20e-3, S, 2), 0);
     w[2] = 21.1e-3;
-    assert_int_equal(papc_learn_explore(l, 4, w, 0, 0.2, 20e-3), 2);
+    assert_int_equal(papc_learn_explore(l, 4, w, 0, 0.2, 20e-3, S, 2), 2);
 }
 
 int main(void) {
