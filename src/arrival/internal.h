@@ -201,6 +201,13 @@ typedef struct papc_monitor {
     double alpha, beta, gamma;/* [ro] agreed cost model */
     double alpha_busy, beta_busy; /* [ro] agreed: a round of two-way
                                      exchanges by every rank (fit_model) */
+    int fit_nodes, fit_intra; /* [ro] the busy fit's pairing: nodes seen,
+                                 pairs left on one node (monitor.c) */
+    int fit_mode;             /* [ro] its node labels: 1 PAPC_FIT_NODE_SIZE,
+                                 2 MPI_Comm_split_type, 3 none (rank +
+                                 P/2), 0 no pairing (P = 1) */
+    double fit_seconds, fit_pair_seconds; /* [ro] MPI_Wtime of the whole
+                                 fit and of its pairing, this rank */
     int fault;                /* [ro] PAPC_ARRIVAL_FAULT */
     /* foreground */
     int epoch_next;           /* [fg] epoch of the next call on served */

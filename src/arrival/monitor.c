@@ -56,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "topo/pairs.h"
 
 papc_monitor papc_mon = {
     .last_site = -1,
@@ -490,26 +491,117 @@ static double fit_slope(const double tmin[2]) {
     return beta > 0 ? beta : 1.3e-10;
 }
 
+/* This rank's partners of the busy fit, peer[0] in the first round and
+ * peer[1] in the second (-1: none), the same pairing on every rank
+ * (papc_busy_pairs of src/topo/pairs.h over agreed node labels).
+ * Collective over comm.  A rank's node label is the rank of its node's
+ * first rank in comm: PMPI_Comm_split_type(MPI_COMM_TYPE_SHARED) with
+ * key 0, so the node's rank 0 is its lowest rank of comm, translated
+ * through the groups (no collective on the node communicator); or, with
+ * node_size > 0 (PAPC_FIT_NODE_SIZE, agreed: a testing knob), rank /
+ * node_size, blocks of node_size ranks taken as nodes.  One
+ * PMPI_Allgather of the labels agrees them; if any rank got none (the
+ * split failed or gave MPI_COMM_NULL), every rank counts as a node of its
+ * own, which pairs rank with rank + P/2.  Cost: the split (an allgather
+ * inside MPI), one allgather of P ints and two allreduces of one int
+ * (memory agreed before and after); O(P log P) local work, 7P ints of
+ * memory for the duration.  Measured: 0.12 ms of simulated time at
+ * P = 512 on fattree4096, 0.7 ms of wall time at P = 8 oversubscribed on
+ * 2 cores (docs/scale.md). */
+static int busy_partners(MPI_Comm comm, int rank, int size, int node_size,
+                         int peer[2]) {
+    int mine = -1;
+    peer[0] = peer[1] = -1;
+    if (node_size > 0) {
+        mine = rank / node_size;
+        papc_mon.fit_mode = 1;
+    } else {
+        MPI_Comm node = MPI_COMM_NULL;
+        if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                 &node) == MPI_SUCCESS &&
+            node != MPI_COMM_NULL) {
+            MPI_Group gc, gn;
+            int zero = 0, lead = MPI_UNDEFINED;
+            if (MPI_Comm_group(comm, &gc) == MPI_SUCCESS) {
+                if (MPI_Comm_group(node, &gn) == MPI_SUCCESS) {
+                    MPI_Group_translate_ranks(gn, 1, &zero, gc, &lead);
+                    MPI_Group_free(&gn);
+                }
+                MPI_Group_free(&gc);
+            }
+            if (lead != MPI_UNDEFINED && lead >= 0 && lead < size) mine = lead;
+            MPI_Comm_free(&node);
+        }
+        papc_mon.fit_mode = 2;
+    }
+    int *lab = malloc(4 * (size_t)size * sizeof *lab);
+    int ok = lab != NULL, all_ok = 0;
+    int rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+    if (rc == MPI_SUCCESS && !all_ok) {
+        free(lab);
+        return papc_error(MPI_ERR_NO_MEM, "busy-fit pairing");
+    }
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Allgather(&mine, 1, MPI_INT, lab, 1, MPI_INT, comm);
+    if (rc != MPI_SUCCESS) {
+        free(lab);
+        return papc_mpi_error(rc, "busy-fit node labels");
+    }
+    int known = 1;
+    for (int r = 0; r < size; r++) known &= lab[r] >= 0;
+    if (!known) {
+        for (int r = 0; r < size; r++) lab[r] = r;
+        papc_mon.fit_mode = 3;
+    }
+    int *first = lab + size, *second = first + size, intra = 0;
+    papc_mon.fit_nodes = papc_busy_pairs(size, lab, first, second, &intra);
+    papc_mon.fit_intra = intra;
+    peer[0] = first[rank];
+    peer[1] = second[rank];
+    free(lab);
+    /* papc_busy_pairs allocates: a rank that got no pairing would leave
+     * its partners waiting in their exchanges, so all go on or none. */
+    ok = papc_mon.fit_nodes > 0;
+    rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+    if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "busy-fit pairing");
+    if (!all_ok) return papc_error(MPI_ERR_NO_MEM, "busy-fit pairing");
+    return MPI_SUCCESS;
+}
+
 /* The agreed cost model, the same on every rank.
  *  quiet: alpha, beta from a ping-pong of ranks 0 and 1 while the others
  *    wait (minimum of a few repetitions, robust on a loaded machine);
  *    gamma from rank 0 summing doubles.  The others wait at a barrier
  *    first, so the warm-up traffic has ended (a loaded start once fitted
  *    alpha = 1 ms instead of 40 us on the emulated cluster).
- *  busy: every rank exchanges with rank ^ 1 in both directions at once
- *    (the odd one out of an odd P idles), the slowest pair's minimum:
- *    what a round costs when every process sends and receives, as in the
- *    Clairvoyant schedule's rounds.  On a full-duplex network with spare
- *    CPU it equals quiet; where both directions or all pairs share
- *    something (cores, memory, a software switch) it does not: on the
- *    emulated 8-host cluster a two-way 1 MiB exchange takes twice the
- *    one-way time.
+ *  busy: every rank exchanges with a partner in both directions at once,
+ *    the slowest pair's minimum: what a round costs when every process
+ *    sends and receives, as in the Clairvoyant schedule's rounds.  On a
+ *    full-duplex network with spare CPU it equals quiet; where both
+ *    directions or all pairs share something (cores, memory, a software
+ *    switch, a node's link) it does not: on the emulated 8-host cluster a
+ *    two-way 1 MiB exchange takes twice the one-way time.  The partners
+ *    (busy_partners, src/topo/pairs.h): on one node rank ^ 1, the odd one
+ *    out of an odd P idling (as before issue 16); on more nodes, found by
+ *    MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and agreed by one
+ *    allgather of node labels, a partner on another node wherever
+ *    possible, the odd one out in a second round.  Until issue 16 it was
+ *    rank ^ 1 everywhere, on the same node when ranks sit in blocks (16
+ *    to a node on SMPI's fattree4096, Open MPI's --map-by core), and the
+ *    fit measured the loopback where a schedule's segments cross the
+ *    network (Clairvoyant at 512 ran 2.7 x slower than planned:
+ *    docs/scale.md, "At 512-4,096 processes", section 9).
  * The long message is 1 MiB: a shaped link's burst allowance (128 KiB on
  * the testbed, a switch buffer on a real one) makes a shorter one look
  * faster than the wire.  PAPC_ALPHA and PAPC_BETA override the quiet
  * measurement. */
-static int fit_model(MPI_Comm comm, int rank, int size) {
+static int fit_model(MPI_Comm comm, int rank, int size, int node_size) {
+    double t_fit = MPI_Wtime();
     double m[5] = {0.8e-6, 1.3e-10, 2.5e-10, 0.8e-6, 1.3e-10};
+    papc_mon.fit_nodes = 1;
+    papc_mon.fit_intra = 0;
+    papc_mon.fit_mode = 0;
+    papc_mon.fit_pair_seconds = 0;
     char *b = size > 1 ? calloc(2, FIT_BIG) : NULL;
     int ok = size == 1 || b != NULL, all_ok = 0;
     PAPC_CHECK(PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
@@ -538,13 +630,22 @@ static int fit_model(MPI_Comm comm, int rank, int size) {
     PAPC_CHECK(PMPI_Bcast(m, 3, MPI_DOUBLE, 0, comm));
     double busy[2] = {0, 0};
     if (size > 1) {
+        int peer[2];
+        double t0 = MPI_Wtime();
+        int rc = busy_partners(comm, rank, size, node_size, peer);
+        if (rc != MPI_SUCCESS) {
+            free(b);
+            return rc;
+        }
+        papc_mon.fit_pair_seconds = MPI_Wtime() - t0;
         PAPC_CHECK(PMPI_Barrier(comm));
-        int peer = rank ^ 1;
-        if (peer < size) {
+        for (int round = 0; round < 2; round++) {
+            if (peer[round] < 0) continue;
             double tmin[2];
-            fit_times(comm, peer, 0, 1, b, tmin);
-            busy[0] = tmin[0];
-            busy[1] = fit_slope(tmin);
+            fit_times(comm, peer[round], 0, 1, b, tmin);
+            double slope = fit_slope(tmin);
+            if (tmin[0] > busy[0]) busy[0] = tmin[0];
+            if (slope > busy[1]) busy[1] = slope;
         }
         PAPC_CHECK(PMPI_Allreduce(MPI_IN_PLACE, busy, 2, MPI_DOUBLE, MPI_MAX,
                                  comm));
@@ -557,6 +658,21 @@ static int fit_model(MPI_Comm comm, int rank, int size) {
     papc_mon.gamma = m[2];
     papc_mon.alpha_busy = m[3];
     papc_mon.beta_busy = m[4];
+    papc_mon.fit_seconds = MPI_Wtime() - t_fit;
+    const char *v = getenv("PAPC_VERBOSE");
+    if (v && *v && *v != '0' && rank == 0)
+        fprintf(stderr, "papcoll: monitor fit P=%d alpha %.3g beta %.3g "
+                "gamma %.3g busy alpha %.3g beta %.3g; busy pairs: %s, "
+                "%d node%s, %d pair%s on one node; pairing %.3g s, fit "
+                "%.3g s\n", size, papc_mon.alpha, papc_mon.beta,
+                papc_mon.gamma, m[3], m[4],
+                papc_mon.fit_mode == 2 ? "MPI_Comm_split_type"
+                : papc_mon.fit_mode == 1 ? "PAPC_FIT_NODE_SIZE"
+                : papc_mon.fit_mode == 3 ? "rank + P/2 (no node info)"
+                                         : "-",
+                papc_mon.fit_nodes, papc_mon.fit_nodes == 1 ? "" : "s",
+                papc_mon.fit_intra, papc_mon.fit_intra == 1 ? "" : "s",
+                papc_mon.fit_pair_seconds, papc_mon.fit_seconds);
     return MPI_SUCCESS;
 }
 
@@ -660,19 +776,28 @@ static int mon_start(MPI_Comm priv) {
     const char *lv = getenv("PAPC_ARRIVAL_LEARN");
     /* And the warm-up's message size, PAPC_SEGSIZE read per process: the
      * least, or ranks with a larger one would truncate at a smaller one. */
-    int want[5] = {!(w && !strcmp(w, "0")),
+    /* And PAPC_FIT_NODE_SIZE (the busy fit's testing knob): the least,
+     * so unset (0) on any rank means MPI_Comm_split_type on every rank. */
+    long fns = 0;
+    const char *fn = getenv("PAPC_FIT_NODE_SIZE");
+    if (fn && *fn) {
+        char *end;
+        fns = strtol(fn, &end, 10);
+        if (*end || fns < 0 || fns > 1 << 30) fns = 0;
+    }
+    int want[6] = {!(w && !strcmp(w, "0")),
                    papc_arr_decision_tree_setting(),
                    vm && !strcmp(vm, "1"), (int)warm_up_bytes(),
-                   lv && !strcmp(lv, "1")},
-        all[5] = {0, 0, 0, 0, 0};
-    rc = PMPI_Allreduce(want, all, 5, MPI_INT, MPI_MIN, papc_mon.data);
+                   lv && !strcmp(lv, "1"), (int)fns},
+        all[6] = {0, 0, 0, 0, 0, 0};
+    rc = PMPI_Allreduce(want, all, 6, MPI_INT, MPI_MIN, papc_mon.data);
     if (rc != MPI_SUCCESS) rc = papc_mpi_error(rc, "warm-up agreement");
     papc_mon.dec_tree = papc_arr_decision_tree_mode(all[1], size);
     papc_mon.dec_measured = all[2];
     papc_mon.dec_learn = all[4];
     if (rc == MPI_SUCCESS && all[0])
         rc = warm_up(papc_mon.data, rank, size, (size_t)all[3]);
-    if (rc == MPI_SUCCESS) rc = fit_model(papc_mon.data, rank, size);
+    if (rc == MPI_SUCCESS) rc = fit_model(papc_mon.data, rank, size, all[5]);
     if (rc != MPI_SUCCESS) {
         free_state();
         return rc;
