@@ -90,6 +90,7 @@ static int served(const papc_call *c, int *yes) {
 
 typedef struct candidate {
     const papc_alg_desc *row;
+    int index;        /* the row's registry index */
     size_t segsize;
     double t0, mean;  /* balanced prediction; predicted ē at the offsets */
 } candidate;
@@ -217,6 +218,7 @@ static int evaluate(papc_call *c, const row_cache *rc, int i,
         papc_arrival_wait_floor(k.collective, c->size, k.root, offset));
     if (!(e >= 0) || !isfinite(e)) return 0;
     out->row = r;
+    out->index = i;
     out->segsize = p.segsize;
     out->t0 = p.seconds;
     out->mean = e;
@@ -286,12 +288,11 @@ static double explore_band(void) {
  * is one decision's bytes, the same on every rank; the row is the one
  * every rank ran; the price is the same deterministic evaluation as the
  * choice's.  Returns the site's state, NULL when learning is off. */
-static papc_row_learning *learn(papc_call *c, const row_cache *rc,
-                                size_t seg0, int bg, int rows,
-                                double spread, double *price, long *now) {
+static papc_row_learning *learn(papc_call *c, const row_cache *rc, int bg,
+                                int rows, double spread, double *price,
+                                long *now) {
     if (!papc_mon.dec_learn || !rc) return NULL;
-    papc_row_learning *l =
-        papc_arr_learning(c, rows, learn_key(cache_key(c, seg0, bg)), now);
+    papc_row_learning *l = papc_arr_learning(c, rows, learn_key(rc->key), now);
     if (!l) return NULL;
     double *offset = malloc((size_t)c->size * sizeof *offset);
     double mean;
@@ -310,42 +311,22 @@ static papc_row_learning *learn(papc_call *c, const row_cache *rc,
  * never run here within the exploration band above the wait no row avoids
  * at the offsets (papc_learn_explore). */
 static int explore(const papc_call *c, const papc_row_learning *l, int rows,
-                   const candidate *k, int n, int w, const double *offset,
-                   double spread, long now) {
-    double *price = malloc((size_t)rows * sizeof *price);
-    int *at = malloc((size_t)rows * sizeof *at);
+                   const double *price, const candidate *k, int n, int w,
+                   const double *offset, double spread, long now) {
+    double floor = papc_arrival_wait_floor(
+        papc_collective_name(c->coll), c->size,
+        c->coll == PAPC_ALLREDUCE ? 0 : c->root, offset);
+    int r = papc_learn_explore(l, rows, price, k[w].index, explore_band(),
+                               floor, spread, now);
     int chosen = w;
-    if (price && at) {
-        int wrow = -1;
-        for (int i = 0; i < rows; i++) {
-            price[i] = NAN;
-            at[i] = -1;
-        }
-        for (int j = 0; j < n; j++)
-            for (int i = 0; i < rows; i++)
-                if (papc_registry_row(c->coll, i) == k[j].row) {
-                    price[i] = k[j].mean;
-                    at[i] = j;
-                    if (j == w) wrow = i;
-                }
-        double floor = papc_arrival_wait_floor(
-            papc_collective_name(c->coll), c->size,
-            c->coll == PAPC_ALLREDUCE ? 0 : c->root, offset);
-        int r = wrow >= 0 ? papc_learn_explore(l, rows, price, wrow,
-                                               explore_band(), floor, spread,
-                                               now)
-                          : -1;
-        if (r >= 0 && at[r] >= 0) chosen = at[r];
-        if (chosen != w && verbose() >= 1 && c->rank == 0)
-            fprintf(stderr, "papcoll: %s P=%d %zu B: trying %s once "
-                    "(%.4g ms predicted against %s's %.4g ms)\n",
-                    papc_collective_name(c->coll), c->size,
-                    papc_call_bytes(c), k[chosen].row->info.name,
-                    k[chosen].mean * 1e3, k[w].row->info.name,
-                    k[w].mean * 1e3);
-    }
-    free(price);
-    free(at);
+    for (int j = 0; j < n; j++)
+        if (k[j].index == r) chosen = j;
+    if (chosen != w && verbose() >= 1 && c->rank == 0)
+        fprintf(stderr, "papcoll: %s P=%d %zu B: trying %s once "
+                "(%.4g ms predicted against %s's %.4g ms)\n",
+                papc_collective_name(c->coll), c->size, papc_call_bytes(c),
+                k[chosen].row->info.name, k[chosen].mean * 1e3,
+                k[w].row->info.name, k[w].mean * 1e3);
     return chosen;
 }
 
@@ -389,7 +370,7 @@ static const papc_alg_desc *cheapest(papc_call *c,
     if (k && pick && now) {
         double *mean = now + rows;
         papc_arr_price_views(c, rows, views_weighed(), now, mean);
-        learnt = learn(c, rc, seg0, bg, rows, spread, mean, &calls);
+        learnt = learn(c, rc, bg, rows, spread, mean, &calls);
         if (verbose() >= 3 && c->rank == 0)
             for (int i = 0; i < rows; i++)
                 if (isfinite(now[i]))
@@ -418,8 +399,8 @@ static const papc_alg_desc *cheapest(papc_call *c,
     const papc_alg_desc *won = classic;
     if (base >= 0) {
         int w = papc_arrival_pick(pick, n, base, spread);
-        if (learnt) w = explore(c, learnt, rows, k, n, w, offset, spread,
-                                calls);
+        if (learnt) w = explore(c, learnt, rows, now + rows, k, n, w, offset,
+                                spread, calls);
         say(c, &k[w], &k[base], spread);
         won = k[w].row;
         *seg = k[w].segsize;

@@ -374,6 +374,17 @@ static void learn_mode(void) {
                on ? "on" : "off", x, counts[top], ran, iters, ran_late);
 }
 
+/* Every rank's failures summed; the monitor (if started) and MPI ended;
+ * "ok" or "FAILED" on rank 0; the exit code. */
+static int finish(int monitor) {
+    int total = 0;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (monitor) papc_monitor_finalize();
+    MPI_Finalize();
+    if (rank == 0) printf("%s\n", total ? "FAILED" : "ok");
+    return total ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -390,22 +401,12 @@ int main(int argc, char **argv) {
                  root, (root + 1) % size, 20);
         penalise(argc > 2 ? argv[2] : ".", PAPC_ALLREDUCE, "allreduce",
                  262144, 0, 1 % size, 10);
-        int total = 0;
-        MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-        papc_monitor_finalize();
-        MPI_Finalize();
-        if (rank == 0) printf("%s\n", total ? "FAILED" : "ok");
-        return total ? 1 : 0;
+        return finish(1);
     }
     if (strcmp(mode, "learn") == 0) {
         papc_monitor_init(MPI_COMM_WORLD);
         learn_mode();
-        int total = 0;
-        MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-        papc_monitor_finalize();
-        MPI_Finalize();
-        if (rank == 0) printf("%s\n", total ? "FAILED" : "ok");
-        return total ? 1 : 0;
+        return finish(1);
     }
     int monitor = strcmp(mode, "nomonitor") != 0;
     if (monitor) papc_monitor_init(MPI_COMM_WORLD);
@@ -446,10 +447,5 @@ int main(int argc, char **argv) {
         CHECK(sum1 >= iters && sum1 > sum0, "%d of %d calls with a late rank "
               "and %d of %d balanced ones ran an arrival-aware row", sum1,
               4 * iters, sum0, 4 * iters);
-    int total = 0;
-    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (monitor) papc_monitor_finalize();
-    MPI_Finalize();
-    if (rank == 0) printf("%s\n", total ? "FAILED" : "ok");
-    return total ? 1 : 0;
+    return finish(monitor);
 }
