@@ -83,6 +83,16 @@ tb_shape() {
 # tb_create PREFIX N RATE DELAY SWITCH_QUEUE_BYTES BURST_BYTES
 # Sets TB_DELAY_APPLIED=1|0. Returns non-zero on failure (the caller's trap
 # cleans up whatever was made).
+# tb_allow_cc ALG — a namespace other than the first may only choose a
+# congestion control the machine lists as allowed (the kernel answers EPERM
+# otherwise, even to root): add ALG to that list if it is available.
+tb_allow_cc() {
+    local allowed
+    allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
+    case " $allowed " in *" $1 "*) return 0 ;; esac
+    sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed $1" 2>/dev/null
+}
+
 tb_create() {
     local p=$1 n=$2 rate=$3 delay=$4 swq=$5 burst=$6 i h rc
     local sw="$p-sw" hostq=8000000
@@ -97,6 +107,12 @@ tb_create() {
         ip netns add "$h" || return 1
         ip -n "$h" link set lo up || return 1
         ip netns exec "$h" sysctl -qw net.ipv4.tcp_slow_start_after_idle=0 || return 1
+        if [ -n "${TB_CC:-}" ]; then
+            tb_allow_cc "$TB_CC"
+            ip netns exec "$h" sysctl -qw net.ipv4.tcp_congestion_control="$TB_CC" || {
+                echo "testbed: congestion control '$TB_CC' is not available here" \
+                     "(net.ipv4.tcp_available_congestion_control)" >&2; return 1; }
+        fi
         ip netns exec "$h" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 2>/dev/null
         ip netns exec "$h" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 2>/dev/null
         ip -n "$h" link add eth0 type veth peer name "h$i" netns "$sw" || return 1

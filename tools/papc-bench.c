@@ -142,7 +142,7 @@ typedef struct options {
     unsigned long long seed;
     const char *baseline;   /* NULL: the reference */
     const char *reference;  /* --reference (default native) */
-    const char *csv, *json, *trace;
+    const char *csv, *json, *trace, *timeline;
     int no_monitor, no_progress, quiet;
     int common_start;   /* --common-start: one start time for every rank */
     double alpha, beta; /* < 0: fit */
@@ -171,6 +171,7 @@ static long skew_n;
 static int one_host;
 static int arrival_selection_at_start; /* papc_get_arrival_selection() */
 static FILE *g_trace; /* --trace, rank 0 */
+static FILE *g_timeline; /* --timeline, rank 0 */
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -308,6 +309,9 @@ static void usage(void) {
 "      --trace FILE       every iteration's arrival and finish per rank\n"
 "                         (CSV: where a slow iteration spent its time;\n"
 "                         for auto rows also what each rank's call ran)\n"
+"      --timeline FILE    every iteration's first arrival and last finish\n"
+"                         on the machine's CLOCK_MONOTONIC (CSV: to line a\n"
+"                         slow iteration up with counters sampled outside)\n"
 "      --csv FILE, --json FILE       one row per (coll, algorithm, size,\n"
 "                         mode, delay) with a header of machine, MPI, command;\n"
 "                         column ran: what auto/auto_classic ran, as\n"
@@ -385,7 +389,8 @@ static void parse_options(int argc, char **argv, options *o) {
             "--delays", "--mode", "-i", "--iterations", "-x", "--warmup",
             "--compute", "--progress", "-r", "--root", "--seed", "--baseline",
             "--reference",
-            "--alpha", "--beta", "--csv", "--json", "--trace", NULL};
+            "--alpha", "--beta", "--csv", "--json", "--trace", "--timeline",
+            NULL};
         int known = 0;
         for (int k = 0; valued[k]; k++) known |= !strcmp(a, valued[k]);
         if (!known) die_usage("unknown option '%s'", a);
@@ -445,6 +450,7 @@ static void parse_options(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--csv")) o->csv = v;
         else if (!strcmp(a, "--json")) o->json = v;
         else if (!strcmp(a, "--trace")) o->trace = v;
+        else if (!strcmp(a, "--timeline")) o->timeline = v;
         else die_usage("unknown option '%s'", a);
         if (bad) die_usage("bad value for %s", a);
         i++;
@@ -879,6 +885,23 @@ static void trace_iteration(papc_collective c, const alg_t *a, int count,
     }
 }
 
+/* One --timeline row per measured iteration: its first arrival and last
+ * finish on CLOCK_MONOTONIC, which every rank of one machine (and every
+ * namespace of the emulated cluster) shares, so a slow iteration can be
+ * lined up with TCP and queue counters sampled by another program. */
+static void timeline_iteration(papc_collective c, const alg_t *a, int count,
+                               int mode, double max_ms, int iter,
+                               const rec_t *all) {
+    double lo = all[0].mono + all[0].a, hi = all[0].mono + all[0].f;
+    for (int p = 1; p < nprocs; p++) {
+        if (all[p].mono + all[p].a < lo) lo = all[p].mono + all[p].a;
+        if (all[p].mono + all[p].f > hi) hi = all[p].mono + all[p].f;
+    }
+    fprintf(g_timeline, "%s,%s,%d,%s,%g,%d,%.6f,%.6f\n",
+            papc_collective_name(c), a->name, count,
+            mode == MODE_ONE ? "one-late" : "rand-late", max_ms, iter, lo, hi);
+}
+
 /* Counts what the plain call ran in one iteration: counts[nreg + 1] when
  * the ranks disagree, counts[nreg] when none ran (failed). */
 static void count_ran(int *counts, int nreg, const rec_t *all) {
@@ -1019,6 +1042,8 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
             if (it < o->warmup) continue;
             if (g_trace) trace_iteration(c, a, b->count, mode, max_ms,
                                          it - o->warmup, all, lo);
+            if (g_timeline) timeline_iteration(c, a, b->count, mode, max_ms,
+                                               it - o->warmup, all);
             errors[ai] += anybad;
             if (is_plain(a)) count_ran(ran + (size_t)ai * (nreg + 2), nreg, all);
             int j = ai * iters + (it - o->warmup);
@@ -1407,6 +1432,11 @@ int main(int argc, char **argv) {
             csv = open_out(o.csv);
             csv_header(csv);
         }
+        if (o.timeline) {
+            g_timeline = open_out(o.timeline);
+            fprintf(g_timeline, "coll,algorithm,count,mode,max_delay_ms,"
+                                "iteration,first_arrival_s,last_finish_s\n");
+        }
         if (o.trace) {
             g_trace = open_out(o.trace);
             fprintf(g_trace, "coll,algorithm,count,mode,max_delay_ms,"
@@ -1535,6 +1565,7 @@ int main(int argc, char **argv) {
             fclose(csv);
         }
         if (g_trace) fclose(g_trace);
+        if (g_timeline) fclose(g_timeline);
         if (o.json) {
             FILE *f = open_out(o.json);
             fprintf(f, "{\n  \"meta\": {");
