@@ -1037,7 +1037,7 @@ int papc_clv_round_plan(const papc_clv_plan_in *in, papc_clv_round *out) {
     if (!out) return -1;
     memset(out, 0, sizeof *out);
     if (!in || in->P < 1 || !(in->count >= 1) || !isfinite(in->count) ||
-        !(in->elem > 0) || !isfinite(in->elem))
+        !(in->elem >= 0) || !isfinite(in->elem))
         return -1;
     double count = floor(in->count), bytes = count * in->elem;
     double N = in->segments >= 1 && in->segments <= 4096

@@ -79,7 +79,7 @@ double papc_arrival_planned_t0(const papc_arrival_case *c);
 typedef struct papc_clv_plan_in {
     int P;
     double count;            /* elements of the vector (>= 1) */
-    double elem;             /* bytes per element (> 0) */
+    double elem;             /* bytes per element (>= 0) */
     double alpha, beta, gamma; /* a round's terms: the agreed busy alpha,
                                   beta and gamma (arrival.h) */
     double eager;            /* largest eager segment, bytes (0: no limit;
@@ -109,7 +109,7 @@ typedef struct papc_clv_round {
  * rounds of alpha + (m/N)(beta + gamma)), at least ceil(m / eager), at
  * most 4096, rounded; 0 (unusable terms) or segsize_set: seg_elems.  The
  * segments are whole elements, ceil(count / N) each.  Returns 0, or -1
- * (out zeroed) for P < 1, count < 1 or elem <= 0. */
+ * (out zeroed) for P < 1, count < 1 or elem < 0. */
 int papc_clv_round_plan(const papc_clv_plan_in *in, papc_clv_round *out);
 
 /* The part of ē no algorithm of the collective can avoid at these offsets

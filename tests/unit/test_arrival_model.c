@@ -1158,8 +1158,13 @@ static void test_clv_round_plan_hand(void **state) {
     z.P = 0;
     assert_int_equal(papc_clv_round_plan(&z, &r), -1);
     z = in;
-    z.elem = 0;
+    z.elem = -1;
     assert_int_equal(papc_clv_round_plan(&z, &r), -1);
+    /* a zero-size type (a no-op call; the executor's old arithmetic):
+     * one segment, the round alpha */
+    z.elem = 0;
+    assert_int_equal(papc_clv_round_plan(&z, &r), 0);
+    assert_true(r.N == 1 && r.elems == 1000 && r.d == 1.5e-6);
 }
 
 /* One node and two nodes (the monitor's fit, monitor.c): on one node the
