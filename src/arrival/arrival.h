@@ -175,4 +175,15 @@ enum {
     PAPC_BG_BSBN_GATHER = 6      /* gather BSBN: child -> parent subtree */
 };
 
+/* Clairvoyant's plan for call c under a round's terms (the agreed busy
+ * alpha, beta and gamma): N, whole-element segments, the model's round d
+ * and the planned one (clv_plan.c; papc_clv_round_plan of
+ * model/arrival_model.h).  The executor (src/coll/reduce/clairvoyant.c)
+ * plans with it and the plain call (choose.c) prices with it.  Reads the
+ * knobs PAPC_CLV_SEGMENTS, PAPC_SEGSIZE, PAPC_CLV_ROUND, PAPC_CLV_SLACK
+ * (equal on every rank).  0, or -1 for an empty vector. */
+struct papc_clv_round;
+int papc_clv_plan_for(const papc_call *c, double alpha, double beta,
+                      double gamma, struct papc_clv_round *out);
+
 #endif /* PAPC_ARRIVAL_H */

@@ -93,6 +93,9 @@ typedef struct candidate {
     int index;        /* the row's registry index */
     size_t segsize;
     double t0, mean;  /* balanced prediction; predicted ē at the offsets */
+    double alpha, beta, gamma;  /* the terms of its price */
+    int plan_n;       /* a planned row's segments and round (0: no plan) */
+    double plan_d;
 } candidate;
 
 /* The rows' balanced predictions and arrival corrections do not depend on
@@ -112,6 +115,7 @@ typedef struct row_cache_key {
     unsigned gen;                 /* its generation */
     uint64_t settings;            /* the agreed settings models read */
     double alpha, beta, gamma;    /* the monitor's agreed fit */
+    double alpha_busy, beta_busy; /* and its busy terms (planned rows) */
 } row_cache_key;
 
 typedef struct row_cache {
@@ -140,6 +144,8 @@ static row_cache_key cache_key(papc_call *c, size_t seg0, int bg) {
     k.alpha = papc_mon.alpha;
     k.beta = papc_mon.beta;
     k.gamma = papc_mon.gamma;
+    k.alpha_busy = papc_mon.alpha_busy;
+    k.beta_busy = papc_mon.beta_busy;
     return k;
 }
 
@@ -198,6 +204,77 @@ static const row_cache *row_predictions(papc_call *c, size_t seg0, int bg) {
     return rc;
 }
 
+/* plan_case's memo: the latest planned t0 per collective and its inputs. */
+typedef struct plan_memo {
+    int valid, P, root;
+    double m, seg, t0_in, alpha, beta, gamma, N, d, t0;
+    const char *name;
+} plan_memo;
+
+/* A planned row's price runs on the executor's plan (issue 16, s10):
+ * Clairvoyant's N segments and planned round d from papc_clv_plan_for on
+ * the monitor's agreed busy terms -- the function its executor plans with,
+ * so price and run cannot drift -- and t0 with the balanced model's rounds
+ * replaced by the plan's (papc_arrival_planned_t0).  Before, the price
+ * counted the model's default N under the quiet terms: at P = 512 on
+ * fattree4096 47 rounds of 3.7 us where the executor ran 112 of 68 us
+ * (0.215 ms predicted in the call, 7.11 measured; docs/scale.md, "The
+ * plain call's price at 512").  Only without an agreed profile: a profile
+ * fits the row's alpha and beta to measured runs of the executor, so its
+ * t0 already holds what the executor's rounds cost (left as it was).
+ * Every input is agreed (the fit, the call, the knobs), so every rank
+ * prices alike.  Returns 0 (the case unchanged) when there is no plan. */
+static int plan_case(papc_call *c, const row_cache *rc,
+                     papc_arrival_case *k) {
+    if (rc->key.profile || !papc_arrival_row_planned(k->collective, k->name))
+        return 0;
+    papc_clv_round pl;
+    if (papc_clv_plan_for(c, papc_mon.alpha_busy, papc_mon.beta_busy,
+                          papc_mon.gamma, &pl) != 0 || pl.N < 1 ||
+        !(pl.d_plan > 0))
+        return 0;
+    /* The planned t0 depends on the case but not its offsets: kept for
+     * the latest inputs per collective (two structure evaluations, O(P log
+     * P), saved on every further call of a repeating program). */
+    static _Thread_local plan_memo memo[PAPC_NUM_COLLECTIVES];
+    plan_memo *mo = &memo[c->coll];
+    double t0;
+    if (mo->valid && mo->P == k->P && mo->root == k->root && mo->m == k->m &&
+        mo->seg == k->segsize && mo->t0_in == k->t0 &&
+        mo->alpha == k->alpha && mo->beta == k->beta &&
+        mo->gamma == k->gamma_op && mo->N == pl.N && mo->d == pl.d_plan &&
+        mo->name == k->name) {
+        t0 = mo->t0;
+    } else {
+        double *zero = calloc((size_t)c->size, sizeof *zero);
+        if (!zero) return 0;
+        papc_arrival_case z = *k;
+        z.offset = zero;
+        z.plan_segments = pl.N;
+        z.plan_round = pl.d_plan;
+        t0 = papc_arrival_planned_t0(&z);
+        free(zero);
+        mo->valid = t0 > 0 && isfinite(t0);
+        mo->P = k->P;
+        mo->root = k->root;
+        mo->m = k->m;
+        mo->seg = k->segsize;
+        mo->t0_in = k->t0;
+        mo->alpha = k->alpha;
+        mo->beta = k->beta;
+        mo->gamma = k->gamma_op;
+        mo->N = pl.N;
+        mo->d = pl.d_plan;
+        mo->name = k->name;
+        mo->t0 = t0;
+    }
+    if (!(t0 > 0) || !isfinite(t0)) return 0;
+    k->plan_segments = pl.N;
+    k->plan_round = pl.d_plan;
+    k->t0 = t0;
+    return 1;
+}
+
 /* Row i's predicted ē at the offsets; 0 when it is no candidate. */
 static int evaluate(papc_call *c, const row_cache *rc, int i,
                     const double *offset, int bg, candidate *out) {
@@ -208,20 +285,26 @@ static int evaluate(papc_call *c, const row_cache *rc, int i,
         papc_collective_name(c->coll), r->info.name, c->size,
         c->coll == PAPC_ALLREDUCE ? 0 : c->root, (double)papc_call_bytes(c),
         (double)p.segsize, offset, p.seconds, p.alpha, p.beta, p.gamma_op,
-        bg};
+        bg, 0, 0};
+    plan_case(c, rc, &k);
     double e = papc_arrival_model_mean(&k);
     if (!(e >= 0) || !isfinite(e)) return 0;
     /* The agreed profile's measured correction of this row (every rank
      * holds the same profile, its hash agreed per communicator). */
     e = papc_arrival_corrected(
-        rc->corr[i], e, p.seconds,
+        rc->corr[i], e, k.t0,
         papc_arrival_wait_floor(k.collective, c->size, k.root, offset));
     if (!(e >= 0) || !isfinite(e)) return 0;
     out->row = r;
     out->index = i;
     out->segsize = p.segsize;
-    out->t0 = p.seconds;
+    out->t0 = k.t0;
     out->mean = e;
+    out->alpha = k.alpha;
+    out->beta = k.beta;
+    out->gamma = k.gamma_op;
+    out->plan_n = (int)k.plan_segments;
+    out->plan_d = k.plan_round;
     return 1;
 }
 
@@ -373,7 +456,7 @@ static const papc_alg_desc *cheapest(papc_call *c,
         learnt = learn(c, rc, bg, rows, spread, mean, &calls);
         if (verbose() >= 3 && c->rank == 0)
             for (int i = 0; i < rows; i++)
-                if (isfinite(now[i]))
+                if (isfinite(now[i])) {
                     fprintf(stderr, "papcoll:   %-30s t0 %.3g ms, this view "
                             "%.4g ms, over the views and learnt %.4g ms "
                             "(last ran at call %ld of %ld, residuals %ld: "
@@ -385,6 +468,18 @@ static const papc_alg_desc *cheapest(papc_call *c,
                             learnt && learnt[i].n ? learnt[i].bias * 1e3 : 0.0,
                             learnt && learnt[i].n ? learnt[i].spread * 1e3
                                                   : 0.0);
+                    /* which terms the price used (issue 16, s10) */
+                    fprintf(stderr, "papcoll:   %-30s terms alpha %.3g us, "
+                            "beta %.3g ns/B, gamma %.3g ns/B, segment %zu B"
+                            "%s", "", k[i].alpha * 1e6, k[i].beta * 1e9,
+                            k[i].gamma * 1e9, k[i].segsize,
+                            k[i].plan_n ? "" : "\n");
+                    if (k[i].plan_n)
+                        fprintf(stderr, "; plan N=%d d=%.3g us (busy alpha "
+                                "%.3g us, beta %.3g ns/B)\n", k[i].plan_n,
+                                k[i].plan_d * 1e6, papc_mon.alpha_busy * 1e6,
+                                papc_mon.beta_busy * 1e9);
+                }
         for (int i = 0; i < rows; i++) {
             if (!isfinite(mean[i])) continue;
             k[n] = k[i];

@@ -206,6 +206,9 @@ typedef struct papc_monitor {
     int fit_mode;             /* [ro] its node labels: 1 PAPC_FIT_NODE_SIZE,
                                  2 MPI_Comm_split_type, 3 none (rank +
                                  P/2), 0 no pairing (P = 1) */
+    int fit_quiet_peer;       /* [ro] the quiet fit's pair is rank 0 and
+                                 this rank (rank 0's busy partner: on one
+                                 node rank 1; -1: no fit, P = 1) */
     double fit_seconds, fit_pair_seconds; /* [ro] MPI_Wtime of the whole
                                  fit and of its pairing, this rank */
     int fault;                /* [ro] PAPC_ARRIVAL_FAULT */

@@ -509,9 +509,10 @@ static double fit_slope(const double tmin[2]) {
  * P = 512 on fattree4096, 0.7 ms of wall time at P = 8 oversubscribed on
  * 2 cores (docs/scale.md). */
 static int busy_partners(MPI_Comm comm, int rank, int size, int node_size,
-                         int peer[2]) {
+                         int peer[2], int *quiet_peer) {
     int mine = -1;
     peer[0] = peer[1] = -1;
+    *quiet_peer = -1;
     if (node_size > 0) {
         mine = rank / node_size;
         papc_mon.fit_mode = 1;
@@ -558,6 +559,9 @@ static int busy_partners(MPI_Comm comm, int rank, int size, int node_size,
     papc_mon.fit_intra = intra;
     peer[0] = first[rank];
     peer[1] = second[rank];
+    /* Rank 0's partner, the same on every rank (the pairing is agreed). */
+    if (papc_mon.fit_nodes > 0)
+        *quiet_peer = first[0] >= 0 ? first[0] : second[0];
     free(lab);
     /* papc_busy_pairs allocates: a rank that got no pairing would leave
      * its partners waiting in their exchanges, so all go on or none. */
@@ -569,11 +573,18 @@ static int busy_partners(MPI_Comm comm, int rank, int size, int node_size,
 }
 
 /* The agreed cost model, the same on every rank.
- *  quiet: alpha, beta from a ping-pong of ranks 0 and 1 while the others
- *    wait (minimum of a few repetitions, robust on a loaded machine);
- *    gamma from rank 0 summing doubles.  The others wait at a barrier
- *    first, so the warm-up traffic has ended (a loaded start once fitted
- *    alpha = 1 ms instead of 40 us on the emulated cluster).
+ *  quiet: alpha, beta from a ping-pong of rank 0 and its first partner of
+ *    the busy fit's pairing (below) while the others wait (minimum of a
+ *    few repetitions, robust on a loaded machine); gamma from rank 0
+ *    summing doubles.  On one node that partner is rank 1, as it always
+ *    was; on several nodes it is a rank on another node (issue 16: under
+ *    block placement ranks 0 and 1 share a node, and every row's balanced
+ *    price in the plain call -- src/arrival/choose.c, no profile -- was
+ *    the loopback's, 1.5 us and 0.2 ns/B at P = 512 on fattree4096, where
+ *    a collective's messages cross the network; docs/scale.md, "The plain
+ *    call's price at 512").  The others wait at a barrier first, so the
+ *    warm-up traffic has ended (a loaded start once fitted alpha = 1 ms
+ *    instead of 40 us on the emulated cluster).
  *  busy: every rank exchanges with a partner in both directions at once,
  *    the slowest pair's minimum: what a round costs when every process
  *    sends and receives, as in the Clairvoyant schedule's rounds.  On a
@@ -602,6 +613,7 @@ static int fit_model(MPI_Comm comm, int rank, int size, int node_size) {
     papc_mon.fit_intra = 0;
     papc_mon.fit_mode = 0;
     papc_mon.fit_pair_seconds = 0;
+    papc_mon.fit_quiet_peer = -1;
     char *b = size > 1 ? calloc(2, FIT_BIG) : NULL;
     int ok = size == 1 || b != NULL, all_ok = 0;
     PAPC_CHECK(PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
@@ -609,10 +621,23 @@ static int fit_model(MPI_Comm comm, int rank, int size, int node_size) {
         free(b);
         return papc_error(MPI_ERR_NO_MEM, "model fit");
     }
+    /* The pairing first: the quiet pair is rank 0 and its partner. */
+    int peer[2] = {-1, -1}, quiet = -1;
+    if (size > 1) {
+        double t0 = MPI_Wtime();
+        int rc = busy_partners(comm, rank, size, node_size, peer, &quiet);
+        if (rc != MPI_SUCCESS) {
+            free(b);
+            return rc;
+        }
+        papc_mon.fit_pair_seconds = MPI_Wtime() - t0;
+        if (quiet <= 0 || quiet >= size) quiet = 1;
+        papc_mon.fit_quiet_peer = quiet;
+    }
     PAPC_CHECK(PMPI_Barrier(comm));
-    if (size > 1 && rank < 2) {
+    if (size > 1 && (rank == 0 || rank == quiet)) {
         double tmin[2];
-        fit_times(comm, 1 - rank, rank == 0, 0, b, tmin);
+        fit_times(comm, rank == 0 ? quiet : 0, rank == 0, 0, b, tmin);
         if (rank == 0) {
             m[0] = tmin[0];
             m[1] = fit_slope(tmin);
@@ -630,14 +655,6 @@ static int fit_model(MPI_Comm comm, int rank, int size, int node_size) {
     PAPC_CHECK(PMPI_Bcast(m, 3, MPI_DOUBLE, 0, comm));
     double busy[2] = {0, 0};
     if (size > 1) {
-        int peer[2];
-        double t0 = MPI_Wtime();
-        int rc = busy_partners(comm, rank, size, node_size, peer);
-        if (rc != MPI_SUCCESS) {
-            free(b);
-            return rc;
-        }
-        papc_mon.fit_pair_seconds = MPI_Wtime() - t0;
         PAPC_CHECK(PMPI_Barrier(comm));
         for (int round = 0; round < 2; round++) {
             if (peer[round] < 0) continue;
@@ -662,10 +679,11 @@ static int fit_model(MPI_Comm comm, int rank, int size, int node_size) {
     const char *v = getenv("PAPC_VERBOSE");
     if (v && *v && *v != '0' && rank == 0)
         fprintf(stderr, "papcoll: monitor fit P=%d alpha %.3g beta %.3g "
+                "(ranks 0-%d) "
                 "gamma %.3g busy alpha %.3g beta %.3g; busy pairs: %s, "
                 "%d node%s, %d pair%s on one node; pairing %.3g s, fit "
                 "%.3g s\n", size, papc_mon.alpha, papc_mon.beta,
-                papc_mon.gamma, m[3], m[4],
+                papc_mon.fit_quiet_peer, papc_mon.gamma, m[3], m[4],
                 papc_mon.fit_mode == 2 ? "MPI_Comm_split_type"
                 : papc_mon.fit_mode == 1 ? "PAPC_FIT_NODE_SIZE"
                 : papc_mon.fit_mode == 3 ? "rank + P/2 (no node info)"

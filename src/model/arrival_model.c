@@ -625,12 +625,22 @@ double papc_clv_model_length(int P, double N, const double *o, double d) {
     return fin;
 }
 
-/* Returns F_root; non-roots' exits in w->F (the root's too). */
+/* Whether the case carries a plan (papc_arrival_case.plan_*). */
+static int has_plan(const papc_arrival_case *c) {
+    return c->plan_segments >= 1 && c->plan_round > 0;
+}
+
+/* Returns F_root; non-roots' exits in w->F (the root's too).  With a
+ * plan (issue 16, s10): the executor's N and planned round, scaled by
+ * lambda like every cost here (t0 then counts the plan's rounds:
+ * papc_arrival_planned_t0, so lambda is about 1). */
 static double clv_reduce(am_work *w, int root) {
     const papc_arrival_case *c = w->c;
     int P = w->P;
-    double N = clv_segments(c);
-    double d = w->lam * (c->alpha + c->m / N * (c->beta + c->gamma_op));
+    double N = has_plan(c) ? c->plan_segments : clv_segments(c);
+    double d = w->lam * (has_plan(c) ? c->plan_round
+                                     : c->alpha + c->m / N *
+                                                      (c->beta + c->gamma_op));
     am_sort(w);
     for (int j = 0; j < P; j++) w->t2[j] = w->o[w->order[j]];
     double fin = papc_clv_model_length(P, N, w->t2, d);
@@ -806,41 +816,43 @@ static void allreduce_clairvoyant(am_work *w) {
 typedef struct am_row {
     const char *collective, *name, *aliases;
     am_exits_fn exits;
+    int planned;   /* takes the executor's plan (papc_arrival_row_planned) */
 } am_row;
 
 static const am_row am_rows[] = {
-    {"gather", "basic_linear", "linear lin", gather_basic_linear},
-    {"gather", "linear_sync", "ls", gather_basic_linear},
-    {"gather", "binomial", "bnom", gather_binomial},
-    {"gather", "sorted_linear_sync", "sls", gather_sls},
-    {"gather", "sorted_binomial", "sbn", gather_sbn},
-    {"gather", "background_sorted_linear_sync", "bsls", gather_bsls},
-    {"gather", "background_sorted_binomial", "bsbn", gather_bsbn},
-    {"scatter", "basic_linear", "linear lin", scatter_basic_linear},
-    {"scatter", "binomial", "bnom", scatter_binomial},
-    {"scatter", "linear_nb", "lnb", scatter_linear_nb},
-    {"scatter", "sorted_linear", "slin sln", scatter_linear_nb},
-    {"scatter", "sorted_binomial", "sbn", scatter_sbn},
-    {"scatter", "background_sorted_linear", "bsln bslin", scatter_bsln},
-    {"scatter", "background_sorted_binomial", "bsbn", scatter_bsbn},
-    {"reduce", "basic_linear", "linear lin", reduce_basic_linear},
-    {"reduce", "binomial", "bnom", reduce_binomial},
-    {"reduce", "rabenseifner", "reduce_scatter_gather", reduce_rabenseifner},
-    {"reduce", "ring", "", reduce_ring},
-    {"reduce", "radix_k", "rxx radixk", reduce_radix_k},
-    {"reduce", "clairvoyant", "clv", reduce_clairvoyant},
-    {"allreduce", "basic_linear", "linear lin", allreduce_basic_linear},
+    {"gather", "basic_linear", "linear lin", gather_basic_linear, 0},
+    {"gather", "linear_sync", "ls", gather_basic_linear, 0},
+    {"gather", "binomial", "bnom", gather_binomial, 0},
+    {"gather", "sorted_linear_sync", "sls", gather_sls, 0},
+    {"gather", "sorted_binomial", "sbn", gather_sbn, 0},
+    {"gather", "background_sorted_linear_sync", "bsls", gather_bsls, 0},
+    {"gather", "background_sorted_binomial", "bsbn", gather_bsbn, 0},
+    {"scatter", "basic_linear", "linear lin", scatter_basic_linear, 0},
+    {"scatter", "binomial", "bnom", scatter_binomial, 0},
+    {"scatter", "linear_nb", "lnb", scatter_linear_nb, 0},
+    {"scatter", "sorted_linear", "slin sln", scatter_linear_nb, 0},
+    {"scatter", "sorted_binomial", "sbn", scatter_sbn, 0},
+    {"scatter", "background_sorted_linear", "bsln bslin", scatter_bsln, 0},
+    {"scatter", "background_sorted_binomial", "bsbn", scatter_bsbn, 0},
+    {"reduce", "basic_linear", "linear lin", reduce_basic_linear, 0},
+    {"reduce", "binomial", "bnom", reduce_binomial, 0},
+    {"reduce", "rabenseifner", "reduce_scatter_gather", reduce_rabenseifner,
+     0},
+    {"reduce", "ring", "", reduce_ring, 0},
+    {"reduce", "radix_k", "rxx radixk", reduce_radix_k, 0},
+    {"reduce", "clairvoyant", "clv", reduce_clairvoyant, 1},
+    {"allreduce", "basic_linear", "linear lin", allreduce_basic_linear, 0},
     {"allreduce", "recursive_doubling", "rd butterfly",
-     allreduce_recursive_doubling},
-    {"allreduce", "ring", "", allreduce_ring},
-    {"allreduce", "segmented_ring", "sring", allreduce_segmented_ring},
+     allreduce_recursive_doubling, 0},
+    {"allreduce", "ring", "", allreduce_ring, 0},
+    {"allreduce", "segmented_ring", "sring", allreduce_segmented_ring, 0},
     {"allreduce", "rabenseifner", "reduce_scatter_allgather",
-     allreduce_rabenseifner},
-    {"allreduce", "sorted_linear_tree", "slt", allreduce_slt},
-    {"allreduce", "pre_reduced_ring", "prr", allreduce_prr},
+     allreduce_rabenseifner, 0},
+    {"allreduce", "sorted_linear_tree", "slt", allreduce_slt, 0},
+    {"allreduce", "pre_reduced_ring", "prr", allreduce_prr, 0},
     {"allreduce", "pre_reduced_ring_published", "prr_paper",
-     allreduce_prr_published},
-    {"allreduce", "clairvoyant", "clv", allreduce_clairvoyant},
+     allreduce_prr_published, 0},
+    {"allreduce", "clairvoyant", "clv", allreduce_clairvoyant, 1},
 };
 
 /* 1 when word is one of the space-separated words of list. */
@@ -875,7 +887,9 @@ static int valid_case(const papc_arrival_case *c, const am_row **row) {
     if (!(c->m >= 0) || !isfinite(c->m) || !(c->alpha >= 0) ||
         !isfinite(c->alpha) || !(c->beta >= 0) || !isfinite(c->beta) ||
         !(c->gamma_op >= 0) || !isfinite(c->gamma_op) ||
-        !(c->segsize >= 0) || !isfinite(c->segsize))
+        !(c->segsize >= 0) || !isfinite(c->segsize) ||
+        !(c->plan_segments >= 0) || !isfinite(c->plan_segments) ||
+        !(c->plan_round >= 0) || !isfinite(c->plan_round))
         return 0;
     *row = find_row(c->collective, c->name);
     if (!*row) return 0;
@@ -997,6 +1011,64 @@ double papc_arrival_model_structure(const papc_arrival_case *c) {
     balanced(row, &w, &R0, &mean);
     free(mem);
     return R0;
+}
+
+int papc_arrival_row_planned(const char *collective, const char *name) {
+    const am_row *row = find_row(collective, name);
+    return row && row->planned;
+}
+
+double papc_arrival_planned_t0(const papc_arrival_case *c) {
+    const am_row *row;
+    if (!valid_case(c, &row)) return -1;
+    if (!row->planned || !has_plan(c) || c->P == 1) return c->t0;
+    papc_arrival_case model = *c;
+    model.plan_segments = model.plan_round = 0;
+    double r_model = papc_arrival_model_structure(&model);
+    double r_plan = papc_arrival_model_structure(c);
+    if (!(r_model >= 0) || !(r_plan >= 0)) return -1;
+    double t0 = c->t0 - r_model + r_plan;
+    return t0 > 0 && isfinite(t0) ? t0 : -1;
+}
+
+/* ---- Clairvoyant's plan ------------------------------------------------ */
+
+int papc_clv_round_plan(const papc_clv_plan_in *in, papc_clv_round *out) {
+    if (!out) return -1;
+    memset(out, 0, sizeof *out);
+    if (!in || in->P < 1 || !(in->count >= 1) || !isfinite(in->count) ||
+        !(in->elem >= 0) || !isfinite(in->elem))
+        return -1;
+    double count = floor(in->count), bytes = count * in->elem;
+    double N = in->segments >= 1 && in->segments <= 4096
+                   ? floor(in->segments) : 0;
+    if (!N && !in->segsize_set) {
+        /* the model's N (was model_segments in clairvoyant.c) */
+        double b = in->beta + in->gamma, al = in->alpha;
+        double L = ceil_log2(in->P);
+        if (al > 0 && b > 0 && isfinite(al) && isfinite(b)) {
+            double n = sqrt(L * bytes * b / al);
+            if (isfinite(n)) {
+                if (n < 1) n = 1;
+                if (in->eager > 0 && n < ceil(bytes / in->eager))
+                    n = ceil(bytes / in->eager);
+                if (n > 4096) n = 4096;
+                N = (double)lround(n);
+            }
+        }
+    }
+    double elems = N >= 1 ? ceil(count / N) : floor(in->seg_elems);
+    if (!(elems >= 1) || elems > count) elems = count;
+    out->elems = elems;
+    out->N = (int)ceil(count / elems);
+    out->seg = elems * in->elem;
+    double d = in->alpha + out->seg * (in->beta + in->gamma);
+    if (!isfinite(d) || d <= 0) d = 1e-6; /* any positive length will do */
+    out->d = d;
+    double slack = in->slack >= 1 && in->slack <= 64 ? in->slack : 1;
+    out->d_plan = in->round > 0 && isfinite(in->round) ? in->round
+                                                        : d * slack;
+    return 0;
 }
 
 int papc_arrival_model_exits(const papc_arrival_case *c, double *F) {

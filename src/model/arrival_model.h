@@ -33,11 +33,84 @@ typedef struct papc_arrival_case {
     double gamma_op;         /* s per byte reduced */
     int bg;                  /* 1: the monitor's background channel runs (the
                                 B* rows receive before their process arrives) */
+    /* Rows that run a plan of rounds (Clairvoyant: papc_arrival_row_planned):
+     * the plan the executor makes, N segments and the planned round d in
+     * seconds (papc_clv_round_plan, on the agreed busy terms), so that the
+     * price is the executor's plan; t0 must then count the same rounds
+     * (papc_arrival_planned_t0).  0: the model's default N under the
+     * arrival runtime's default terms, rounds of alpha + (m/N)(beta +
+     * gamma_op) -- what the row's balanced model counts, and the only
+     * choice before issue 16's s10 fix.  Trailing, so initialisers that
+     * leave them out mean "no plan". */
+    double plan_segments;
+    double plan_round;
 } papc_arrival_case;
 
 /* Predicted ē in seconds; < 0 when the row has no arrival model (it is then
  * not a candidate). */
 double papc_arrival_model_mean(const papc_arrival_case *c);
+
+/* 1 when the row's model takes a plan (plan_segments, plan_round): the
+ * Clairvoyant rows of reduce and allreduce; 0 otherwise or unknown. */
+int papc_arrival_row_planned(const char *collective, const char *name);
+
+/* The row's balanced prediction when it runs the case's plan: t0 (counted,
+ * as the row's balanced model counts it, with the model's default N and
+ * rounds under the case's alpha, beta, gamma_op) with those rounds
+ * replaced by the plan's, t0 - R_model + R_plan, R the row's balanced
+ * structure (papc_arrival_model_structure; the agreement and copies that
+ * t0 counts besides stay as they are).  With it as t0, the scale lambda
+ * of papc_arrival_model_mean is t0 / R_plan, about 1, and the priced
+ * rounds are the plan's.  t0 itself for a row without a plan or a case
+ * without one (plan_segments or plan_round 0); -1 for a bad case or when
+ * the result would not be positive. */
+double papc_arrival_planned_t0(const papc_arrival_case *c);
+
+/* ---- Clairvoyant's plan: one function for the executor and the price ----
+ *
+ * The segments and the round Clairvoyant's executor plans its schedule
+ * with (src/coll/reduce/clairvoyant.c, through papc_clv_plan_for of
+ * src/arrival/clv_plan.c) and the plain call prices it with
+ * (src/arrival/choose.c): one function, so the two cannot drift (until
+ * issue 16's s10 fix the price used the model's default N, 47 segments at
+ * P = 512 and 512 KiB, and the monitor's quiet terms, a 3.7 us round,
+ * where the executor ran N = 112 and d = 68 us: predicted 0.215 ms in the
+ * call, measured 7.11).  Pure; the caller reads the knobs. */
+typedef struct papc_clv_plan_in {
+    int P;
+    double count;            /* elements of the vector (>= 1) */
+    double elem;             /* bytes per element (>= 0) */
+    double alpha, beta, gamma; /* a round's terms: the agreed busy alpha,
+                                  beta and gamma (arrival.h) */
+    double eager;            /* largest eager segment, bytes (0: no limit;
+                                papc_pipeline_max_segment) */
+    double segments;         /* PAPC_CLV_SEGMENTS (0 or above 4096: the
+                                model's N) */
+    int segsize_set;         /* PAPC_SEGSIZE is set: segments of seg_elems */
+    double seg_elems;        /* elements per segment at the call's segment
+                                size (papc_segment_count): used when
+                                segsize_set, or the model is unusable */
+    double round;            /* PAPC_CLV_ROUND, seconds (0: unset) */
+    double slack;            /* PAPC_CLV_SLACK, 1..64 (else 1) */
+} papc_clv_plan_in;
+
+typedef struct papc_clv_round {
+    int N;                   /* segments: ceil(count / elems) */
+    double elems;            /* elements of a full segment */
+    double seg;              /* its bytes */
+    double d;                /* the model's round, alpha + seg (beta +
+                                gamma) (1 us when that is not positive) */
+    double d_plan;           /* the planned round: PAPC_CLV_ROUND, else
+                                slack x d */
+} papc_clv_round;
+
+/* N: segments, else the model's sqrt(L m (beta + gamma) / alpha) (L =
+ * ceil(log2 P), m = count x elem: a balanced Clairvoyant takes about N + L
+ * rounds of alpha + (m/N)(beta + gamma)), at least ceil(m / eager), at
+ * most 4096, rounded; 0 (unusable terms) or segsize_set: seg_elems.  The
+ * segments are whole elements, ceil(count / N) each.  Returns 0, or -1
+ * (out zeroed) for P < 1, count < 1 or elem < 0. */
+int papc_clv_round_plan(const papc_clv_plan_in *in, papc_clv_round *out);
 
 /* The part of ē no algorithm of the collective can avoid at these offsets
  * (seconds, >= 0): what the processes that need a late one's data wait

@@ -3,7 +3,9 @@
  * fit_model; issue 16): after papc_monitor_init(MPI_COMM_WORLD) every rank
  * must hold the same alpha, beta, gamma, alpha_busy and beta_busy, bit for
  * bit, finite and positive, the busy ones no smaller than the quiet ones,
- * and the same pairing record (nodes, pairs on one node, label source).
+ * and the same pairing record (nodes, pairs on one node, label source,
+ * the quiet pair: rank 0 and its first busy partner, rank 1 on one node;
+ * issue 16, s10).
  *
  *   (no argument)  node labels from MPI_Comm_split_type: the nodes this
  *                  test counts itself (one under ctest on one machine:
@@ -86,18 +88,19 @@ int main(int argc, char **argv) {
 
     double m[5] = {papc_mon.alpha, papc_mon.beta, papc_mon.gamma,
                    papc_mon.alpha_busy, papc_mon.beta_busy};
-    int rec[3] = {papc_mon.fit_nodes, papc_mon.fit_intra, papc_mon.fit_mode};
+    int rec[4] = {papc_mon.fit_nodes, papc_mon.fit_intra, papc_mon.fit_mode,
+                  papc_mon.fit_quiet_peer};
     double *all = malloc(sizeof(double) * 5 * (size_t)size);
-    int *allrec = malloc(sizeof(int) * 3 * (size_t)size);
+    int *allrec = malloc(sizeof(int) * 4 * (size_t)size);
     CHECK(all && allrec, "no memory");
     MPI_Allgather(m, 5, MPI_DOUBLE, all, 5, MPI_DOUBLE, MPI_COMM_WORLD);
-    MPI_Allgather(rec, 3, MPI_INT, allrec, 3, MPI_INT, MPI_COMM_WORLD);
+    MPI_Allgather(rec, 4, MPI_INT, allrec, 4, MPI_INT, MPI_COMM_WORLD);
     for (int r = 0; r < size; r++) {
         CHECK(!memcmp(all + 5 * r, m, sizeof m),
               "rank %d's model differs from mine (alpha_busy %g vs %g, "
               "beta_busy %g vs %g)", r, all[5 * r + 3], m[3],
               all[5 * r + 4], m[4]);
-        CHECK(!memcmp(allrec + 3 * r, rec, sizeof rec),
+        CHECK(!memcmp(allrec + 4 * r, rec, sizeof rec),
               "rank %d's pairing record differs", r);
     }
     for (int i = 0; i < 5; i++)
@@ -108,12 +111,15 @@ int main(int argc, char **argv) {
     /* the expected pairing record */
     int exp_mode = size == 1 ? 0 : node_size > 0 ? 1 : 2;
     int exp_nodes = size == 1 ? 1 : nodes_seen, exp_intra = 0;
+    /* the quiet pair: none at P = 1, rank 1 on one node */
+    int exp_quiet = size == 1 ? -1 : 1;
     if (size > 1 && node_size > 0) {
         int *lab = malloc(sizeof(int) * 3 * (size_t)size);
         CHECK(lab, "no memory");
         for (int r = 0; r < size; r++) lab[r] = r / node_size;
         exp_nodes = papc_busy_pairs(size, lab, lab + size, lab + 2 * size,
                                     &exp_intra);
+        exp_quiet = lab[size] >= 0 ? lab[size] : lab[2 * size];
         free(lab);
     }
     CHECK(rec[2] == exp_mode, "label source %d, expected %d", rec[2],
@@ -121,6 +127,14 @@ int main(int argc, char **argv) {
     CHECK(rec[0] == exp_nodes, "%d nodes, expected %d", rec[0], exp_nodes);
     CHECK(rec[1] == exp_intra, "%d pairs on one node, expected %d", rec[1],
           exp_intra);
+    if (node_size == 0 && nodes_seen > 1) exp_quiet = rec[3]; /* unknown */
+    CHECK(rec[3] == exp_quiet, "quiet pair 0-%d, expected 0-%d", rec[3],
+          exp_quiet);
+    /* with blocks of K <= P/2 ranks as nodes, rank 0's partner is on
+     * another block */
+    if (size > 1 && node_size > 0 && node_size <= size / 2)
+        CHECK(rec[3] / node_size != 0, "quiet pair 0-%d on rank 0's node",
+              rec[3]);
 
     /* a Clairvoyant reduce under the fitted model, against MPI_Reduce */
     enum { N = 4096 };

@@ -96,7 +96,7 @@ static papc_arrival_case make_case(papc_collective coll, const char *name,
                                    const double *o, double t0, double al,
                                    double be, double g, int bg) {
     papc_arrival_case c = {coll_name(coll), name, P, root, m, SEG, o, t0,
-                           al, be, g, bg};
+                           al, be, g, bg, 0, 0};
     return c;
 }
 
@@ -1034,6 +1034,292 @@ static void test_learning(void **state) {
     assert_int_equal(papc_learn_explore(l, 4, w, 0, 0.2, 20e-3, S, 2), 2);
 }
 
+/* ---- Clairvoyant's plan: one function for the executor and the price ----
+ * (issue 16, s10: papc_clv_round_plan, papc_arrival_planned_t0, the case's
+ * plan_segments / plan_round) */
+
+static int ceil_log2_int(long n) {
+    int k = 0;
+    while ((1L << k) < n) k++;
+    return k;
+}
+
+/* The executor's arithmetic before it moved into papc_clv_round_plan
+ * (src/coll/reduce/clairvoyant.c at main ea2d371: model_segments,
+ * segment_elems, round_length, plan_round), kept here as the reference:
+ * the executor must plan exactly as it did. */
+static void old_executor_plan(const papc_clv_plan_in *in, int *N_out,
+                              int *elems_out, double *d_out,
+                              double *dplan_out) {
+    int count = (int)in->count;
+    double bytes = (double)count * in->elem;
+    int N = in->segments >= 1 && in->segments <= 4096 ? (int)in->segments : 0;
+    if (!N && !in->segsize_set) {
+        double b = in->beta + in->gamma, al = in->alpha;
+        double L = ceil_log2_int(in->P);
+        N = 0;
+        if (al > 0 && b > 0 && isfinite(al) && isfinite(b)) {
+            double n = sqrt(L * bytes * b / al);
+            if (isfinite(n)) {
+                if (n < 1) n = 1;
+                double eager = in->eager;
+                if (eager > 0 && n < ceil(bytes / eager))
+                    n = ceil(bytes / eager);
+                if (n > 4096) n = 4096;
+                N = (int)lround(n);
+            }
+        }
+    }
+    int elems = N ? count / N + (count % N != 0) : (int)in->seg_elems;
+    if (elems < 1 || elems > count) elems = count;
+    *elems_out = elems;
+    *N_out = count / elems + (count % elems != 0);
+    double d = in->alpha + (double)elems * in->elem * (in->beta + in->gamma);
+    if (!isfinite(d) || d <= 0) d = 1e-6;
+    *d_out = d;
+    double slack = in->slack >= 1 && in->slack <= 64 ? in->slack : 1;
+    *dplan_out = in->round > 0 ? in->round : d * slack;
+}
+
+static papc_clv_plan_in plan_in(int P, double count, double elem, double al,
+                                double be, double g) {
+    papc_clv_plan_in in = {P, count, elem, al, be, g, 64512, 0, 0, 0, 0, 1};
+    return in;
+}
+
+static void test_clv_round_plan_hand(void **state) {
+    (void)state;
+    papc_clv_round r;
+    /* P = 8 (L = 3), 1000 doubles: L m b / alpha = 3 * 8000 * 1e-9 /
+     * 1.5e-6 = 16, N = 4 segments of 250 elements (2000 B), d = 1.5 us +
+     * 2000 B * 1 ns/B = 3.5 us */
+    papc_clv_plan_in in = plan_in(8, 1000, 8, 1.5e-6, 0.9e-9, 0.1e-9);
+    assert_int_equal(papc_clv_round_plan(&in, &r), 0);
+    assert_int_equal(r.N, 4);
+    assert_true(r.elems == 250 && r.seg == 2000);
+    assert_true(fabs(r.d - 3.5e-6) < 1e-18 && r.d_plan == r.d);
+    /* the eager limit: no segment above 1000 B, N = 8, d = 2.5 us */
+    in.eager = 1000;
+    assert_int_equal(papc_clv_round_plan(&in, &r), 0);
+    assert_true(r.N == 8 && r.elems == 125 && fabs(r.d - 2.5e-6) < 1e-18);
+    in.eager = 64512;
+    /* PAPC_CLV_SEGMENTS = 3: ceil(1000 / 3) = 334 elements, 3 segments */
+    in.segments = 3;
+    assert_int_equal(papc_clv_round_plan(&in, &r), 0);
+    assert_true(r.N == 3 && r.elems == 334 && r.seg == 2672);
+    /* above 4096: ignored */
+    in.segments = 5000;
+    assert_int_equal(papc_clv_round_plan(&in, &r), 0);
+    assert_int_equal(r.N, 4);
+    in.segments = 0;
+    /* PAPC_SEGSIZE set: the call's segments, 300 elements -> 4 */
+    in.segsize_set = 1;
+    in.seg_elems = 300;
+    assert_int_equal(papc_clv_round_plan(&in, &r), 0);
+    assert_true(r.N == 4 && r.elems == 300);
+    in.segsize_set = 0;
+    /* unusable terms: the call's segments too, and a 1 us round */
+    papc_clv_plan_in bad = in;
+    bad.alpha = 0;
+    bad.beta = bad.gamma = 0;
+    bad.seg_elems = 128;
+    assert_int_equal(papc_clv_round_plan(&bad, &r), 0);
+    assert_true(r.N == 8 && r.elems == 128 && r.d == 1e-6);
+    /* PAPC_CLV_ROUND replaces the planned round only; slack 2 doubles it;
+     * slack 100 is out of range (1) */
+    in.round = 1e-4;
+    assert_int_equal(papc_clv_round_plan(&in, &r), 0);
+    assert_true(r.d_plan == 1e-4 && fabs(r.d - 3.5e-6) < 1e-18);
+    in.round = 0;
+    in.slack = 2;
+    assert_int_equal(papc_clv_round_plan(&in, &r), 0);
+    assert_true(r.d_plan == 2 * r.d);
+    in.slack = 100;
+    assert_int_equal(papc_clv_round_plan(&in, &r), 0);
+    assert_true(r.d_plan == r.d);
+    in.slack = 1;
+    /* a tiny vector: at most one element a segment, N = count */
+    papc_clv_plan_in tiny = plan_in(512, 3, 4, 1e-9, 1e-6, 0);
+    assert_int_equal(papc_clv_round_plan(&tiny, &r), 0);
+    assert_true(r.N == 3 && r.elems == 1);
+    /* at most 4096 segments */
+    papc_clv_plan_in big = plan_in(4096, 1 << 26, 4, 1e-9, 1e-6, 0);
+    big.eager = 0;
+    assert_int_equal(papc_clv_round_plan(&big, &r), 0);
+    assert_int_equal(r.N, 4096);
+    /* bad input */
+    assert_int_equal(papc_clv_round_plan(NULL, &r), -1);
+    assert_int_equal(papc_clv_round_plan(&in, NULL), -1);
+    papc_clv_plan_in z = in;
+    z.count = 0;
+    assert_int_equal(papc_clv_round_plan(&z, &r), -1);
+    assert_int_equal(r.N, 0);
+    z = in;
+    z.P = 0;
+    assert_int_equal(papc_clv_round_plan(&z, &r), -1);
+    z = in;
+    z.elem = -1;
+    assert_int_equal(papc_clv_round_plan(&z, &r), -1);
+    /* a zero-size type (a no-op call; the executor's old arithmetic):
+     * one segment, the round alpha */
+    z.elem = 0;
+    assert_int_equal(papc_clv_round_plan(&z, &r), 0);
+    assert_true(r.N == 1 && r.elems == 1000 && r.d == 1.5e-6);
+}
+
+/* One node and two nodes (the monitor's fit, monitor.c): on one node the
+ * busy terms are the quiet ones' size, across nodes at P = 512 on
+ * fattree4096 they were 5.09 us and 13.4 ns/B.  Here P = 32 (two nodes of
+ * 16), 128 Ki floats:
+ *   one node  (1.5 us, 0.2 ns/B): sqrt(5 * 524288 * 2e-10 / 1.5e-6) =
+ *     18.7 -> 19 segments of 6899 floats (27,596 B), d = 1.5 us + 27,596
+ *     * 0.2 ns = 7.0192 us;
+ *   two nodes (5 us, 13 ns/B): sqrt(5 * 524288 * 1.3e-8 / 5e-6) = 82.6
+ *     -> 83 segments of 1580 floats (6,320 B), d = 5 us + 6,320 * 13 ns =
+ *     87.16 us.
+ * Priced with one rank late by D = 50 ms (root 0, t0 the row's balanced
+ * model under the quiet terms): the root ends at D + N d, a non-root
+ * N d after its arrival, so with t0 replaced by the plan's (N + L - 1) d
+ * the price is (N + L - 1) d + (D - (L - 1) d) / P. */
+static void test_clv_plan_prices(void **state) {
+    (void)state;
+    const papc_alg_desc *a = papc_registry_find(PAPC_REDUCE, "clairvoyant");
+    assert_non_null(a);
+    const int P = 32, L = 5;
+    const double m = 524288, D = 50 * MS;
+    const double nodes[2][2] = {{1.5e-6, 2e-10}, {5e-6, 1.3e-8}};
+    const int expect_N[2] = {19, 83};
+    const double expect_d[2] = {7.0192e-6, 87.16e-6};
+    double o[32] = {0};
+    o[5] = D;
+    double price[2];
+    for (int k = 0; k < 2; k++) {
+        papc_clv_plan_in in = plan_in(P, m / 4, 4, nodes[k][0], nodes[k][1],
+                                      0);
+        papc_clv_round r;
+        assert_int_equal(papc_clv_round_plan(&in, &r), 0);
+        assert_int_equal(r.N, expect_N[k]);
+        assert_true(fabs(r.d - expect_d[k]) < 1e-15);
+        /* the row's t0 under the quiet terms (the model's default N) */
+        double t0 = row_t0(a, P, m, 1.5e-6, 2e-10, 0);
+        papc_arrival_case c = make_case(PAPC_REDUCE, "clairvoyant", P, 0, m,
+                                        o, t0, 1.5e-6, 2e-10, 0, 1);
+        double before = papc_arrival_model_mean(&c);
+        c.plan_segments = r.N;
+        c.plan_round = r.d_plan;
+        double t0p = papc_arrival_planned_t0(&c);
+        papc_arrival_case m0 = c;
+        m0.plan_segments = m0.plan_round = 0;
+        double r_model = papc_arrival_model_structure(&m0);
+        double r_plan = papc_arrival_model_structure(&c);
+        assert_true(fabs(r_plan - (r.N + L - 1) * r.d) < 1e-12);
+        assert_true(fabs(t0p - (t0 - r_model + r_plan)) < 1e-15);
+        c.t0 = t0p;
+        price[k] = papc_arrival_model_mean(&c);
+        /* lambda = t0p / r_plan scales the plan's rounds; the agreement
+         * t0 counts is a few us here */
+        double lam = t0p / r_plan;
+        double expect = lam * ((r.N + L - 1) * r.d - (L - 1) * r.d / P) +
+                        D / P + (t0p - lam * r_plan);
+        assert_true(fabs(price[k] - expect) < 1e-9);
+        /* before the fix the price was the model's 47 rounds of 3.7 us
+         * whatever the network: far below the plan across nodes */
+        if (k == 1) assert_true(before < price[k] / 3);
+    }
+    /* two nodes cost more than one: the plan sees the network (above the
+     * late rank's share D / P of the wait: 0.16 ms against 7.57 ms) */
+    assert_true(price[1] - D / P > 20 * (price[0] - D / P));
+}
+
+/* A hand case: P = 4, root 0, a plan of N = 10 rounds of 1 ms, t0 = the
+ * model's rounds exactly (so the planned t0 is the plan's (N + L - 1) d =
+ * 11 ms and lambda = 1); rank 3 late by 20 ms.  Sorted arrivals 0, 0, 0,
+ * 20 ms: the root ends at max(0 + 11, 20 + (10 + 1 - 1)) = 30 ms, the
+ * non-roots 10 ms after their arrivals: ē_s = (30 + 3 * 10) / 4 = 15 ms,
+ * balanced (11 + 3 * 10) / 4 = 10.25 ms, so ē = 11 + 15 - 10.25 = 15.75 ms.
+ * Rows without a plan, or a case without one, keep their t0. */
+static void test_planned_t0(void **state) {
+    (void)state;
+    double o[4] = {0, 0, 0, 20 * MS}, zero[4] = {0};
+    papc_arrival_case c = make_case(PAPC_REDUCE, "clairvoyant", 4, 0, 1e6,
+                                    zero, 1, 2e-6, 1e-9, 0, 1);
+    c.t0 = papc_arrival_model_structure(&c);
+    c.plan_segments = 10;
+    c.plan_round = 1 * MS;
+    double t0p = papc_arrival_planned_t0(&c);
+    assert_true(fabs(t0p - 11 * MS) < 1e-15);
+    c.t0 = t0p;
+    assert_true(fabs(papc_arrival_model_mean(&c) - t0p) < 1e-15);
+    c.offset = o;
+    assert_true(fabs(papc_arrival_model_mean(&c) - 15.75 * MS) < 1e-12);
+    /* the allreduce row takes the plan for its reduce part */
+    papc_arrival_case ar = make_case(PAPC_ALLREDUCE, "clairvoyant", 4, 0, 1e6,
+                                     zero, 1, 2e-6, 1e-9, 0, 1);
+    double r_model = papc_arrival_model_structure(&ar);
+    ar.plan_segments = 10;
+    ar.plan_round = 1 * MS;
+    double r_plan = papc_arrival_model_structure(&ar);
+    assert_true(fabs(papc_arrival_planned_t0(&ar) - (1 - r_model + r_plan)) <
+                1e-12);
+    /* which rows take a plan */
+    assert_int_equal(papc_arrival_row_planned("reduce", "clairvoyant"), 1);
+    assert_int_equal(papc_arrival_row_planned("allreduce", "clv"), 1);
+    assert_int_equal(papc_arrival_row_planned("reduce", "binomial"), 0);
+    assert_int_equal(papc_arrival_row_planned("allreduce", "ring"), 0);
+    assert_int_equal(papc_arrival_row_planned("reduce", "nonesuch"), 0);
+    assert_int_equal(papc_arrival_row_planned(NULL, "clairvoyant"), 0);
+    /* no plan: t0 */
+    papc_arrival_case b = make_case(PAPC_REDUCE, "binomial", 4, 0, 1e6, o,
+                                    3e-3, 2e-6, 1e-9, 0, 1);
+    b.plan_segments = 10;
+    b.plan_round = 1 * MS;
+    assert_true(papc_arrival_planned_t0(&b) == 3e-3);
+    c.plan_segments = 0;
+    assert_true(papc_arrival_planned_t0(&c) == c.t0);
+    /* a bad plan is a bad case */
+    c.plan_segments = -1;
+    assert_true(papc_arrival_planned_t0(&c) < 0);
+    assert_true(papc_arrival_model_mean(&c) < 0);
+    c.plan_segments = 10;
+    c.plan_round = NAN;
+    assert_true(papc_arrival_planned_t0(&c) < 0);
+}
+
+/* The executor plans exactly as before the move (random inputs against
+ * the old arithmetic). */
+static void test_clv_round_plan_matches_old_executor(void **state) {
+    (void)state;
+    static const double eagers[] = {0, 4096, 64512, 65536};
+    for (int t = 0; t < 20000; t++) {
+        papc_clv_plan_in in;
+        memset(&in, 0, sizeof in);
+        in.P = 1 + irand(5000);
+        in.count = 1 + irand(1 << (1 + irand(24)));
+        in.elem = (double)(1 << irand(5));
+        in.alpha = irand(10) == 0 ? 0 : 1e-7 * pow(1000, urand());
+        in.beta = 1e-11 * pow(1e4, urand());
+        in.gamma = irand(3) == 0 ? 0 : 1e-12 * pow(1e3, urand());
+        in.eager = eagers[irand(4)];
+        in.segments = irand(4) == 0 ? 1 + irand(5000) : 0;
+        in.segsize_set = irand(5) == 0;
+        in.seg_elems = 1 + irand((int)in.count * 2);
+        in.round = irand(5) == 0 ? 1e-4 : 0;
+        in.slack = irand(4) == 0 ? 1 + irand(100) : 1;
+        papc_clv_round r;
+        int N, elems;
+        double d, dp;
+        assert_int_equal(papc_clv_round_plan(&in, &r), 0);
+        old_executor_plan(&in, &N, &elems, &d, &dp);
+        if (r.N != N || r.elems != elems || r.d != d || r.d_plan != dp) {
+            print_error("P=%d count=%g elem=%g: N %d/%d elems %g/%d d %g/%g "
+                        "plan %g/%g\n", in.P, in.count, in.elem, r.N, N,
+                        r.elems, elems, r.d, d, r.d_plan, dp);
+            fail();
+        }
+        assert_true(r.seg == r.elems * in.elem);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_offsets_give_t0),
@@ -1051,6 +1337,10 @@ int main(void) {
         cmocka_unit_test(test_price_ring),
         cmocka_unit_test(test_learning),
         cmocka_unit_test(test_fast_at_large_P),
+        cmocka_unit_test(test_clv_round_plan_hand),
+        cmocka_unit_test(test_clv_round_plan_matches_old_executor),
+        cmocka_unit_test(test_planned_t0),
+        cmocka_unit_test(test_clv_plan_prices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,7 @@
  * on the emulated cluster twice the one-way figures).  N: a balanced
  * Clairvoyant reduction takes about N + L rounds (L = ceil(log2 P)), so
  * the model's best N is sqrt(L m (beta + gamma) / alpha) for m bytes
- * (model_segments).  A rank generates only its own events
+ * (papc_clv_plan_for).  A rank generates only its own events
  * (papc_clv_plan_quantised) and keeps them in a cache on the private
  * communicator, per call site (collective, P, N, bytes), keyed by the root
  * and the rounded arrivals (src/clairvoyant/cache.h): a later call whose
@@ -80,7 +80,7 @@
  * schedules per call site (default 4, at most 64; 0: no cache; may differ
  * between ranks); PAPC_CLV_PACE=1 paces sends to their rounds
  * (wait_for_round); PAPC_CLV_SLACK=<k> plans rounds of k d (default 1,
- * plan_slack).  PAPC_VERBOSE=1 prints N, d, the rounds and whether the
+ * papc_clv_plan_for).  PAPC_VERBOSE=1 prints N, d, the rounds and whether the
  * schedule was cached or generated, on the root.
  *
  * Cache memory, per communicator: at most 8 sites x n plans, a plan being
@@ -99,6 +99,7 @@
 #include "clairvoyant.h"
 #include "clairvoyant/cache.h"
 #include "clairvoyant/schedule.h"
+#include "model/arrival_model.h"
 #include "topo/prr.h"
 #include "topo/topo.h"
 #include "model_parts.h"
@@ -107,49 +108,16 @@
  * grows with N^2 P / 128) and add start-ups. */
 #define PAPC_CLV_MAX_SEGMENTS 4096
 
-/* Round length in seconds: the agreed model's. */
-static double round_length(const papc_arrival *a, double seg_bytes) {
-    double d = a->alpha_busy + seg_bytes * (a->beta_busy + a->gamma);
-    if (!isfinite(d) || d <= 0) d = 1e-6; /* any positive length will do */
-    return d;
-}
-
-/* Segments the model finds best: a balanced Clairvoyant reduction takes
+/* N, the segments and the round come from papc_clv_plan_for
+ * (src/arrival/clv_plan.c; the arithmetic, formerly model_segments and
+ * round_length here, is papc_clv_round_plan of model/arrival_model.h):
+ * the plain call prices Clairvoyant with the same function, so its price
+ * is this plan (issue 16, s10).  A balanced Clairvoyant reduction takes
  * about N + L rounds (L = ceil(log2 P)) of alpha + (m/N)(beta + gamma)
- * each, m the vector's bytes; (N + L)(alpha + m b / N) is least at
- * N = sqrt(L m b / alpha).  A late process's tail, N alpha + m b, also
- * wants N small, which this N already keeps to the order of sqrt(m).
- * 0 when the model is unusable. */
-static int model_segments(const papc_arrival *a, double bytes, int P) {
-    double b = a->beta_busy + a->gamma, al = a->alpha_busy;
-    double L = papc_ceil_log2(P);
-    if (!(al > 0) || !(b > 0) || !isfinite(al) || !isfinite(b)) return 0;
-    double n = sqrt(L * bytes * b / al);
-    if (!isfinite(n)) return 0;
-    if (n < 1) n = 1;
-    /* No segment above the eager limit: a rendezvous per segment is a
-     * cost the model does not see (papc_pipeline_max_segment). */
-    double eager = (double)papc_pipeline_max_segment();
-    if (eager > 0 && n < ceil(bytes / eager)) n = ceil(bytes / eager);
-    if (n > PAPC_CLV_MAX_SEGMENTS) n = PAPC_CLV_MAX_SEGMENTS;
-    return (int)lround(n);
-}
-
-/* Elements per segment: PAPC_CLV_SEGMENTS=<N> (same on every rank), else
- * PAPC_SEGSIZE when the user set it, else the model's N.  Whole elements
- * are safe: reduce and allreduce require the same datatype on every rank
- * (a bcast, whose ranks may differ, cuts bytes: tree_engine.h). */
-static int segment_elems(const papc_call *c, const papc_arrival *a,
-                         int count) {
-    size_t knob = papc_env_size("PAPC_CLV_SEGMENTS", 0);
-    int N = knob <= PAPC_CLV_MAX_SEGMENTS ? (int)knob : 0;
-    if (!N && !papc_getenv("PAPC_SEGSIZE"))
-        N = model_segments(a, (double)count * papc_type_size(c->sendtype),
-                           c->size);
-    int elems = N ? count / N + (count % N != 0)
-                  : papc_segment_count(c->segsize, c->sendtype, count);
-    return elems < 1 || elems > count ? count : elems;
-}
+ * each, least at N = sqrt(L m b / alpha); a late process's tail, N alpha
+ * + m b, also wants N small, which this N already keeps to the order of
+ * sqrt(m); no segment above the eager limit (a rendezvous per segment is a
+ * cost the model does not see), at most PAPC_CLV_MAX_SEGMENTS. */
 
 /* arrival[0..P) by rank from the agreed offsets (or the test knob),
  * unknown ones at the latest known + d (0 when none is known). */
@@ -278,7 +246,7 @@ static int get_plan(const papc_call *c, const double *arrival, double d,
     int32_t *q = malloc((size_t)P * sizeof *q);
     if (!q) return papc_error(MPI_ERR_NO_MEM, "clairvoyant arrivals");
     /* arrival_vector keeps arrivals finite and within 256(P + 1) d, and
-     * round_length d finite and > 0: this cannot fail (if it did, alike on
+     * the plan's d finite and > 0: this cannot fail (if it did, alike on
      * every rank) */
     if (papc_clv_quantise(arrival, P, d, q) != 0)
         for (int i = 0; i < P; i++) q[i] = 0;
@@ -505,32 +473,14 @@ static int run_events(clv_exec *x, const papc_clv_plan *s) {
 }
 
 /* PAPC_CLV_SLACK=<k> (same on every rank, 1 <= k <= 64; default 1):
- * the schedule is planned with rounds of k d (and, paced, run at d).  A
- * prediction is off by a round or two (0.5-0.9 ms against d = 0.43 ms at
- * 48 simulated nodes): planned at d, a rank that came one round late
- * stalled the chain that counted on it, and with arrivals spread over
- * 50 ms the stalls added up in SMPI (102.7 ms with predictions, 79.1
- * without, 75.5 at k = 2 and paced); on the emulated cluster k = 2 cost
- * 8 % (70.6 against 65.1 ms). */
-static double plan_slack(void) {
-    const char *v = papc_getenv("PAPC_CLV_SLACK");
-    if (!(v && *v)) return 1;
-    char *end;
-    double k = strtod(v, &end);
-    return *end || !(k >= 1) || k > 64 ? 1 : k;
-}
-
-/* The planned round: PAPC_CLV_ROUND=<seconds> when set (finite, > 0),
- * else slack x the model's round d. */
-static double plan_round(double d) {
-    const char *knob = papc_getenv("PAPC_CLV_ROUND");
-    if (knob && *knob) {
-        char *end;
-        double v = strtod(knob, &end);
-        if (end != knob && isfinite(v) && v > 0) return v;
-    }
-    return d * plan_slack();
-}
+ * the schedule is planned with rounds of k d (and, paced, run at d);
+ * PAPC_CLV_ROUND=<seconds> replaces the planned round (papc_clv_plan_for).
+ * Why the slack: a prediction is off by a round or two (0.5-0.9 ms
+ * against d = 0.43 ms at 48 simulated nodes): planned at d, a rank that
+ * came one round late stalled the chain that counted on it, and with
+ * arrivals spread over 50 ms the stalls added up in SMPI (102.7 ms with
+ * predictions, 79.1 without, 75.5 at k = 2 and paced); on the emulated
+ * cluster k = 2 cost 8 % (70.6 against 65.1 ms). */
 
 /* PAPC_CLV_PACE=1 paces sends (wait_for_round); default off. */
 static int pace_enabled(void) {
@@ -551,10 +501,13 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     int P = c->size, count = c->sendcount;
     if (count <= 0) return MPI_SUCCESS;
     clv_exec x = {.c = c, .t = t, .count = count, .sub = sub};
-    x.elems = segment_elems(c, a, count);
-    x.N = count / x.elems + (count % x.elems != 0);
-    double d = round_length(a, (double)x.elems * (double)papc_type_size(t));
-    double d_plan = plan_round(d);
+    papc_clv_round plan;
+    if (papc_clv_plan_for(c, a->alpha_busy, a->beta_busy, a->gamma, &plan) !=
+        0)
+        return papc_error(MPI_ERR_INTERN, "clairvoyant: no plan");
+    x.elems = (int)plan.elems;
+    x.N = plan.N;
+    double d = plan.d, d_plan = plan.d_plan;
 
     papc_tmpbuf acc = {NULL, NULL}, pool = {NULL, NULL};
     papc_clv_plan own;
@@ -635,11 +588,11 @@ int papc_reduce_clairvoyant(const papc_call *c) {
 
 /* ---- cost model (issue 12) -------------------------------------------- */
 
-/* Segments of the executor as segment_elems cuts them, in bytes: N from
+/* Segments of the executor as papc_clv_plan_for cuts them, in bytes: N from
  * PAPC_CLV_SEGMENTS; else m_s when PAPC_SEGSIZE is set (whole segments,
- * *seg the first, full one); else model_segments under the arrival
+ * *seg the first, full one); else the model's N under the arrival
  * runtime's default model (a model knows no monitor's fit), at least
- * m / PAPC_PIPELINE_MAX_SEGMENT, at most 4096 and m.  model_segments
+ * m / PAPC_PIPELINE_MAX_SEGMENT, at most 4096 and m.  The executor
  * rounds N to a whole number; here N stays real, so the prediction is
  * continuous in m (the rounding moves it by less than one round). */
 static double model_nseg(const papc_model_in *in, double *seg) {
