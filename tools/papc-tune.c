@@ -87,6 +87,7 @@ typedef struct options {
     const char *arrival_refit; /* --arrival-refit: papc-bench files */
     const char *arrival_check; /* --arrival-check: papc-bench files */
     int arrival_anchored;      /* --arrival-form anchored */
+    int arrival_per_size;      /* --arrival-per-size */
     const char *export_ompi, *export_mpich;
     int colls[PAPC_NUM_COLLECTIVES]; /* 1 = tune this collective */
     int procs[MAX_PROCS], nprocs;    /* --procs; 0 = the default design */
@@ -250,6 +251,10 @@ static void usage(void) {
         "  --arrival-form F    first (default: e = a*(model-t0) + c*t0) or\n"
         "                      anchored (e - w = a*(model-t0-w) + c*t0, w the\n"
         "                      wait no algorithm avoids; docs/arrival.md)\n"
+        "  --arrival-per-size  with --arrival-refit: also one correction per\n"
+        "                      size the files hold, each for the calls\n"
+        "                      nearest that size (the correction for every\n"
+        "                      size stays, for rows fitted at one size)\n"
         "  --arrival-check LIST  with --profile IN: per setting of the files,\n"
         "                      the row IN's corrections pick at the measured\n"
         "                      arrivals against the measured best row (--csv:\n"
@@ -311,6 +316,10 @@ static int parse_options(int argc, char **argv, options *o) {
             o->quick = 1;
             continue;
         }
+        if (!strcmp(a, "--arrival-per-size")) {
+            o->arrival_per_size = 1;
+            continue;
+        }
         static const char *valued[] = {"-o", "--csv", "--profile",
             "--export-ompi", "--export-mpich", "--collectives", "--procs",
             "--arrival-refit", "--arrival-check", "--arrival-form"};
@@ -349,6 +358,12 @@ static int parse_options(int argc, char **argv, options *o) {
     if (o->arrival_check && !o->profile_in) {
         if (rank == 0)
             fprintf(stderr, "papc-tune: --arrival-check needs --profile IN\n");
+        return -1;
+    }
+    if (o->arrival_per_size && !o->arrival_refit) {
+        if (rank == 0)
+            fprintf(stderr, "papc-tune: --arrival-per-size goes with "
+                    "--arrival-refit\n");
         return -1;
     }
     if (o->arrival_refit && (!o->profile_in || !o->out)) {
@@ -1420,7 +1435,8 @@ static int refit_arrival(const options *o) {
             fprintf(stderr, "papc-tune: %d delayed calls (%d without a "
                     "model skipped); err = median |e/prediction - 1|\n",
                     set.n, set.skipped);
-            int k = ta_fit_all(&set, &prof, csv, o->arrival_anchored);
+            int k = ta_fit_all(&set, &prof, csv, o->arrival_anchored,
+                               o->arrival_per_size);
             if (k <= 0) {
                 fprintf(stderr, "papc-tune: no correction fitted\n");
                 code = EXIT_FAIL;

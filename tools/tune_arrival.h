@@ -318,13 +318,19 @@ static int ta_same_row(const ta_point *a, const ta_point *b) {
     return a->row == b->row && a->P == b->P;
 }
 
-/* Median of |log(e / pred)| over the row's points: the typical error. */
+/* Is point q in the group of (row, P) of first, at bytes (< 0: any)? */
+static int ta_in_group(const ta_point *q, const ta_point *first,
+                       double bytes) {
+    return ta_same_row(q, first) && (bytes < 0 || q->bytes == bytes);
+}
+
+/* Median of |log(e / pred)| over the group's points: the typical error. */
 static double ta_median_err(const ta_set *s, const ta_point *first,
-                            const papc_profile_arrival *k) {
+                            double bytes, const papc_profile_arrival *k) {
     double *v = malloc((size_t)s->n * sizeof *v);
     int n = 0;
     for (int i = 0; v && i < s->n; i++)
-        if (ta_same_row(&s->pt[i], first))
+        if (ta_in_group(&s->pt[i], first, bytes))
             v[n++] = fabs(log(s->pt[i].e /
                               papc_arrival_corrected(k, s->pt[i].model,
                                                      s->pt[i].t0,
@@ -341,12 +347,14 @@ static double ta_median_err(const ta_set *s, const ta_point *first,
     return m;
 }
 
-/* Puts k into prof, replacing an entry of the same (collective, name, p). */
+/* Puts k into prof, replacing an entry of the same (collective, name, p)
+ * and byte range. */
 static int ta_store(papc_profile *prof, const papc_profile_arrival *k) {
     for (int i = 0; i < prof->narrival; i++) {
         papc_profile_arrival *o = &prof->arrival[i];
         if (!strcmp(o->collective, k->collective) &&
-            !strcmp(o->name, k->name) && o->p == k->p) {
+            !strcmp(o->name, k->name) && o->p == k->p &&
+            o->bytes_min == k->bytes_min && o->bytes_max == k->bytes_max) {
             *o = *k;
             return 0;
         }
@@ -356,69 +364,131 @@ static int ta_store(papc_profile *prof, const papc_profile_arrival *k) {
     return 0;
 }
 
-/* Fits every (row, P) of s into prof; prints one line per row.  Returns
- * the number of corrections stored. */
+/* Fits one group -- the (row, P) of first at bytes, or at every size when
+ * bytes < 0 -- for calls of lo..hi bytes (both 0: every size; hi 0: no
+ * upper bound), stores it in prof and prints its line.  m: scratch of
+ * 4 (s->n + 1) doubles.  Returns 1 when stored. */
+static int ta_fit_group(const ta_set *s, papc_profile *prof, double *m,
+                        int anchored, const ta_point *first, double bytes,
+                        double lo, double hi) {
+    int n = 0, w = s->n + 1;
+    for (int j = 0; j < s->n; j++)
+        if (ta_in_group(&s->pt[j], first, bytes)) {
+            m[n] = s->pt[j].model;
+            m[w + n] = s->pt[j].t0;
+            m[2 * w + n] = s->pt[j].e;
+            m[3 * w + n] = s->pt[j].w;
+            n++;
+        }
+    papc_profile_arrival k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.collective, sizeof k.collective, "%s",
+             papc_collective_name(first->row->info.collective));
+    snprintf(k.name, sizeof k.name, "%s", first->row->info.name);
+    k.p = first->P;
+    k.bytes_min = lo;
+    k.bytes_max = hi;
+    int ok = n >= TA_MIN_POINTS &&
+             papc_arrival_fit(n, m, m + w, anchored ? m + 3 * w : NULL,
+                              m + 2 * w, &k) == 0;
+    int stored = ok && ta_store(prof, &k) == 0;
+    char size[32] = "every";
+    if (bytes >= 0) snprintf(size, sizeof size, "%.0f", bytes);
+    if (ok)
+        fprintf(stderr, "papc-tune: %-9s %-32s %3d %9s %4d %7.3f %7.3f "
+                "%6.3f %8.1f%% %8.1f%%\n", k.collective, k.name, k.p, size,
+                n, k.a, k.c, k.rel,
+                100 * expm1(ta_median_err(s, first, bytes, NULL)),
+                100 * expm1(ta_median_err(s, first, bytes, &k)));
+    else
+        fprintf(stderr, "papc-tune: %-9s %-32s %3d %9s %4d no fit (%s)\n",
+                k.collective, k.name, k.p, size, n,
+                n < TA_MIN_POINTS ? "too few points"
+                                  : "model and t0 proportional");
+    return stored;
+}
+
+/* Drops prof's corrections by size of (row, P) of first: a refit replaces
+ * the row's corrections, and sizes fitted before would shadow it. */
+static void ta_drop_sized(papc_profile *prof, const ta_point *first) {
+    const char *coll = papc_collective_name(first->row->info.collective);
+    int n = 0;
+    for (int i = 0; i < prof->narrival; i++) {
+        const papc_profile_arrival *o = &prof->arrival[i];
+        if (!strcmp(o->collective, coll) &&
+            !strcmp(o->name, first->row->info.name) && o->p == first->P &&
+            papc_arrival_sized(o))
+            continue;
+        prof->arrival[n++] = *o;
+    }
+    prof->narrival = n;
+}
+
+static int ta_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Fits every (row, P) of s into prof: its correction for every size, and
+ * with per_size also one per size the files hold (when they hold two or
+ * more), each for the calls nearer its size than the next one's on a log
+ * scale (boundaries at the geometric means), so that every size has the
+ * correction of the size nearest it.  Prints one line per fit; csv (NULL:
+ * none) gets every point with the correction the plain call would use.
+ * Returns the number of corrections stored. */
 static int ta_fit_all(const ta_set *s, papc_profile *prof, FILE *csv,
-                      int anchored) {
+                      int anchored, int per_size) {
     int stored = 0;
     char *done = calloc((size_t)s->n + 1, 1);
     double *m = malloc(4 * ((size_t)s->n + 1) * sizeof *m);
-    if (!done || !m) {
+    double *sizes = malloc(((size_t)s->n + 1) * sizeof *sizes);
+    if (!done || !m || !sizes) {
         free(done);
         free(m);
+        free(sizes);
         return -1;
     }
-    fprintf(stderr, "papc-tune: %-9s %-32s %3s %4s %7s %7s %6s %9s %9s\n",
-            "coll", "algorithm", "P", "n", "a", "c", "rel", "err model",
-            "err fit");
+    fprintf(stderr, "papc-tune: %-9s %-32s %3s %9s %4s %7s %7s %6s %9s "
+            "%9s\n", "coll", "algorithm", "P", "bytes", "n", "a", "c", "rel",
+            "err model", "err fit");
     for (int i = 0; i < s->n; i++) {
         if (done[i]) continue;
         const ta_point *first = &s->pt[i];
-        int n = 0;
+        int ns = 0;
         for (int j = i; j < s->n; j++)
             if (!done[j] && ta_same_row(&s->pt[j], first)) {
                 done[j] = 1;
-                m[n] = s->pt[j].model;
-                m[s->n + 1 + n] = s->pt[j].t0;
-                m[2 * (s->n + 1) + n] = s->pt[j].e;
-                m[3 * (s->n + 1) + n] = s->pt[j].w;
-                n++;
+                int seen = 0;
+                for (int q = 0; q < ns; q++) seen |= sizes[q] == s->pt[j].bytes;
+                if (!seen) sizes[ns++] = s->pt[j].bytes;
             }
-        papc_profile_arrival k;
-        memset(&k, 0, sizeof k);
-        snprintf(k.collective, sizeof k.collective, "%s",
-                 papc_collective_name(first->row->info.collective));
-        snprintf(k.name, sizeof k.name, "%s", first->row->info.name);
-        k.p = first->P;
-        int ok = n >= TA_MIN_POINTS &&
-                 papc_arrival_fit(n, m, m + s->n + 1,
-                                  anchored ? m + 3 * (s->n + 1) : NULL,
-                                  m + 2 * (s->n + 1), &k) == 0;
-        double before = ta_median_err(s, first, NULL);
-        if (ok && ta_store(prof, &k) == 0) stored++;
-        if (ok)
-            fprintf(stderr, "papc-tune: %-9s %-32s %3d %4d %7.3f %7.3f "
-                    "%6.3f %8.1f%% %8.1f%%\n", k.collective, k.name, k.p, n,
-                    k.a, k.c, k.rel, 100 * expm1(before),
-                    100 * expm1(ta_median_err(s, first, &k)));
-        else
-            fprintf(stderr, "papc-tune: %-9s %-32s %3d %4d no fit (%s)\n",
-                    k.collective, k.name, k.p, n,
-                    n < TA_MIN_POINTS ? "too few points"
-                                      : "model and t0 proportional");
-        for (int j = i; csv && ok && j < s->n; j++)
-            if (ta_same_row(&s->pt[j], first))
-                fprintf(csv, "%s,%s,%d,%.0f,%s,%g,%.6g,%.6g,%.6g,%.6g\n",
-                        k.collective, k.name, k.p, s->pt[j].bytes,
-                        s->pt[j].one_late ? "one-late" : "rand-late",
-                        s->pt[j].delay_ms, s->pt[j].e * 1e3,
-                        s->pt[j].model * 1e3, s->pt[j].t0 * 1e3,
-                        papc_arrival_corrected(&k, s->pt[j].model,
-                                               s->pt[j].t0, s->pt[j].w) *
-                            1e3);
+        ta_drop_sized(prof, first);
+        stored += ta_fit_group(s, prof, m, anchored, first, -1, 0, 0);
+        if (!per_size || ns < 2) continue;
+        qsort(sizes, (size_t)ns, sizeof *sizes, ta_cmp_double);
+        for (int q = 0; q < ns; q++) {
+            double lo = q ? floor(sqrt(sizes[q - 1] * sizes[q])) + 1 : 0;
+            double hi = q + 1 < ns ? floor(sqrt(sizes[q] * sizes[q + 1])) : 0;
+            stored += ta_fit_group(s, prof, m, anchored, first, sizes[q],
+                                   lo > 0 ? lo : 0, hi);
+        }
+    }
+    for (int j = 0; csv && j < s->n; j++) {
+        const ta_point *q = &s->pt[j];
+        const char *coll = papc_collective_name(q->row->info.collective);
+        const papc_profile_arrival *k = papc_profile_find_arrival(
+            prof, coll, q->row->info.name, q->P,
+            (double)papc_select_class_bytes((size_t)q->bytes));
+        if (!k) continue;
+        fprintf(csv, "%s,%s,%d,%.0f,%s,%g,%.6g,%.6g,%.6g,%.6g\n", coll,
+                q->row->info.name, q->P, q->bytes,
+                q->one_late ? "one-late" : "rand-late", q->delay_ms,
+                q->e * 1e3, q->model * 1e3, q->t0 * 1e3,
+                papc_arrival_corrected(k, q->model, q->t0, q->w) * 1e3);
     }
     free(done);
     free(m);
+    free(sizes);
     return stored;
 }
 
@@ -474,7 +544,8 @@ static int ta_check(const ta_set *s, const papc_profile *prof, int *within,
             }
             const papc_profile_arrival *k = papc_profile_find_arrival(
                 prof, papc_collective_name(q->row->info.collective),
-                q->row->info.name, q->P);
+                q->row->info.name, q->P,
+                (double)papc_select_class_bytes((size_t)q->bytes));
             double corrected = papc_arrival_corrected(k, q->model, q->t0,
                                                       q->w);
             if (csv)

@@ -197,7 +197,8 @@ static const row_cache *row_predictions(papc_call *c, size_t seg0, int bg) {
             continue;
         }
         rc->corr[i] = papc_profile_find_arrival(
-            key.profile, papc_collective_name(c->coll), r->info.name, c->size);
+            key.profile, papc_collective_name(c->coll), r->info.name, c->size,
+            (double)key.bytes);
     }
     rc->key = key;
     rc->valid = 1;

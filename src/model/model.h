@@ -158,7 +158,21 @@ typedef struct papc_profile_arrival {
                                  form above (w taken as 0), key "a" */
     double rel;               /* the fit's median |resid|/ē */
     int points;               /* iterations it was fitted from */
+    double bytes_min, bytes_max; /* the calls it is for, by
+                                 papc_call_bytes' size class, inclusive;
+                                 bytes_max 0: no upper bound; both 0: every
+                                 size (the pooled fit, the fallback).  One
+                                 correction per size, because what a row
+                                 costs above its model changes with the
+                                 size (binomial reduce: ē 0.22 t0 at 1 MiB
+                                 and 0.52 t0 at 8 MiB on the emulated
+                                 cluster) */
 } papc_profile_arrival;
+
+/* Is k fitted for a byte range (not every size)? */
+static inline int papc_arrival_sized(const papc_profile_arrival *k) {
+    return k->bytes_min > 0 || k->bytes_max > 0;
+}
 
 typedef struct papc_profile {
     int version;              /* PAPC_PROFILE_VERSION */
@@ -226,14 +240,16 @@ void papc_profile_bracket_seg(const papc_profile *p, const char *collective,
                               const papc_profile_alg **lo,
                               const papc_profile_alg **hi);
 
-/* The arrival correction for (collective, name) at P: the entry fitted at
- * exactly P, else the every-P one (p = 0); NULL when there is none (no
- * correction: one fitted at another P is not carried over, what waiting
- * costs changes with P). */
+/* The arrival correction for (collective, name) at P and a call of bytes
+ * (papc_call_bytes, as the plain call classes it): the entry fitted at
+ * exactly P, else the every-P one (p = 0) -- among those of one P the one
+ * whose byte range holds bytes, else the one for every size; NULL when
+ * there is none (no correction: one fitted at another P is not carried
+ * over, what waiting costs changes with P). */
 const papc_profile_arrival *papc_profile_find_arrival(const papc_profile *p,
                                                       const char *collective,
                                                       const char *name,
-                                                      int P);
+                                                      int P, double bytes);
 /* The corrected ē of model ē e, balanced t0 and unavoidable wait w
  * (papc_arrival_wait_floor; ignored, i.e. 0, when k is not anchored):
  * w + a·(e − t0 − w) + c·t0 with entry k, never below w plus half of the

@@ -36,8 +36,15 @@
  *        "c": 0.3, "rel": 0.08,              the row's arrival correction
  *        "points": 32, "p": 8}, ...]         ē ≈ a·(ē_model − t0) + c·t0
  *                                            (model.h); a >= 0, c > 0; "p"
- *                                            optional as above; one entry
- *                                            per (collective, name, p);
+ *                                            optional as above;
+ *                                            "bytes_min", "bytes_max"
+ *                                            (optional): the calls it is
+ *                                            for, by their bytes' size
+ *                                            class (no bytes_max: no
+ *                                            upper bound; neither: every
+ *                                            size); one entry per
+ *                                            (collective, name, p) and
+ *                                            byte range, ranges apart;
  *                                            "a_above_wait" instead of "a":
  *                                            the form anchored at the
  *                                            unavoidable wait w,
@@ -390,10 +397,32 @@ static int read_arrival_entry(problem *pb, const json_t *a, int i,
     k->p = 0;
     if (json_object_get(a, "p") && get_int(pb, a, where, "p", &k->p))
         return -1;
+    k->bytes_min = k->bytes_max = 0;
+    if (json_object_get(a, "bytes_min") &&
+        get_number(pb, a, where, "bytes_min", &k->bytes_min))
+        return -1;
+    if (json_object_get(a, "bytes_max")) {
+        if (get_number(pb, a, where, "bytes_max", &k->bytes_max)) return -1;
+        if (!(k->bytes_max >= k->bytes_min) || k->bytes_max == 0)
+            return complain(pb, "field %sbytes_max (%g) is not above "
+                                "bytes_min (%g)",
+                            where, k->bytes_max, k->bytes_min);
+    }
     /* c = 0 would predict a balanced call to cost nothing: that row would
      * win every arrival-aware choice */
     if (k->c == 0) return complain(pb, "field %sc is 0", where);
     return 0;
+}
+
+/* Would two entries of one (collective, name, p) both claim a call?  The
+ * entry for every size claims only what no sized one does. */
+static int ranges_overlap(const papc_profile_arrival *x,
+                          const papc_profile_arrival *y) {
+    if (papc_arrival_sized(x) != papc_arrival_sized(y)) return 0;
+    if (!papc_arrival_sized(x)) return 1;
+    double xmax = x->bytes_max > 0 ? x->bytes_max : INFINITY;
+    double ymax = y->bytes_max > 0 ? y->bytes_max : INFINITY;
+    return x->bytes_min <= ymax && y->bytes_min <= xmax;
 }
 
 /* The optional section "arrival" (absent in profiles before it). */
@@ -414,10 +443,14 @@ static int read_arrival(problem *pb, const json_t *root,
         for (size_t j = 0; j < i; j++)
             if (!strcmp(out->arrival[j].collective, k->collective) &&
                 !strcmp(out->arrival[j].name, k->name) &&
-                out->arrival[j].p == k->p)
+                out->arrival[j].p == k->p &&
+                ranges_overlap(&out->arrival[j], k))
                 return complain(pb, "arrival correction %s/%s is listed "
-                                    "twice",
-                                k->collective, k->name);
+                                    "twice%s",
+                                k->collective, k->name,
+                                papc_arrival_sized(k)
+                                    ? " for overlapping byte ranges"
+                                    : "");
         if (exists && !exists(k->collective, k->name))
             return complain(pb, "arrival correction for %s/%s: no such "
                                 "algorithm in this papcoll",
@@ -563,6 +596,8 @@ static json_t *build_arrival(builder *b, const papc_profile_arrival *k,
     put_real(b, o, where, "rel", k->rel);
     put(b, o, "points", json_integer(k->points), "out of memory");
     if (k->p) put(b, o, "p", json_integer(k->p), "out of memory");
+    if (k->bytes_min > 0) put_real(b, o, where, "bytes_min", k->bytes_min);
+    if (k->bytes_max > 0) put_real(b, o, where, "bytes_max", k->bytes_max);
     return o;
 }
 
@@ -745,21 +780,30 @@ const papc_profile_alg *papc_profile_find(const papc_profile *p,
 const papc_profile_arrival *papc_profile_find_arrival(const papc_profile *p,
                                                       const char *collective,
                                                       const char *name,
-                                                      int P) {
+                                                      int P, double bytes) {
     if (!p || !collective || !name) return NULL;
     int n = p->narrival < 0 ? 0 : p->narrival > PAPC_PROFILE_MAX_ARRIVAL
                                       ? PAPC_PROFILE_MAX_ARRIVAL
                                       : p->narrival;
-    const papc_profile_arrival *every = NULL;
+    /* best[0..3]: this P sized, this P every size, every P sized, every P
+     * every size -- the first found in that order wins */
+    const papc_profile_arrival *best[4] = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < n; i++) {
         const papc_profile_arrival *k = &p->arrival[i];
         if (strncmp(k->collective, collective, sizeof k->collective) ||
-            strncmp(k->name, name, sizeof k->name))
+            strncmp(k->name, name, sizeof k->name) ||
+            (k->p != P && k->p != 0))
             continue;
-        if (k->p == P) return k;
-        if (k->p == 0 && !every) every = k;
+        int sized = papc_arrival_sized(k);
+        if (sized && (bytes < k->bytes_min ||
+                      (k->bytes_max > 0 && bytes > k->bytes_max)))
+            continue;
+        int slot = (k->p == P ? 0 : 2) + !sized;
+        if (!best[slot]) best[slot] = k;
     }
-    return every;
+    for (int s = 0; s < 4; s++)
+        if (best[s]) return best[s];
+    return NULL;
 }
 
 /* Does entry a belong to the set asked for: the pooled entries (seg < 0)
@@ -894,6 +938,10 @@ uint64_t papc_profile_hash(const papc_profile *p) {
         h = fnv_double(h, k->a);
         h = fnv_double(h, k->c);
         if (k->anchored) h = fnv_int(h, 2);   /* the first form's hash kept */
+        if (papc_arrival_sized(k)) {          /* the pooled entry's kept */
+            h = fnv_double(h, k->bytes_min);
+            h = fnv_double(h, k->bytes_max);
+        }
     }
     return h ? h : 1;
 }

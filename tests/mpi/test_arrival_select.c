@@ -209,9 +209,13 @@ static void load_cluster_profile(const char *dir) {
 /* The cluster profile of load_cluster_profile plus an "arrival" section
  * with, for each arrival-aware row of coll named in `only` (NULL: all),
  * a = c = 50; loaded by every rank, or by rank 0 alone (`alone`; the
- * others load the cluster profile itself). */
+ * others load the cluster profile itself).  By size (`sized`, calls of
+ * `bytes`): 1, the penalty for a byte range that holds the call and a
+ * neutral correction (a = c = 1) for every size; 2, the penalty for every
+ * size and a neutral one for a range that does not hold the call. */
 static void load_penalising_profile(const char *dir, papc_collective coll,
-                                    const char *only, int alone) {
+                                    const char *only, int alone, int sized,
+                                    double bytes) {
     char path[512];
     snprintf(path, sizeof path, "%s/arrival-penalise-profile.json", dir);
     if (rank == 0) {
@@ -225,10 +229,20 @@ static void load_penalising_profile(const char *dir, papc_collective coll,
             if (!(info->flags & PAPC_FLAG_ARRIVAL_AWARE) ||
                 (only && strcmp(only, info->name)))
                 continue;
+            const char *cn = papc_collective_name(coll);
+            double ka = sized == 1 ? 1 : 50;
             fprintf(f, "%s\n  {\"collective\": \"%s\", \"name\": \"%s\", "
-                       "\"a\": 50, \"c\": 50, \"rel\": 0, \"points\": 8}",
-                    sep, papc_collective_name(coll), info->name);
+                       "\"a\": %g, \"c\": %g, \"rel\": 0, \"points\": 8}",
+                    sep, cn, info->name, ka, ka);
             sep = ",";
+            if (sized)
+                fprintf(f, ",\n  {\"collective\": \"%s\", \"name\": \"%s\", "
+                           "\"a\": %g, \"c\": %g, \"rel\": 0, \"points\": 8, "
+                           "\"bytes_min\": %.0f, \"bytes_max\": %.0f}",
+                        cn, info->name, sized == 1 ? 50.0 : 1.0,
+                        sized == 1 ? 50.0 : 1.0,
+                        sized == 1 ? bytes / 2 : 4 * bytes,
+                        sized == 1 ? 2 * bytes : 64 * bytes);
         }
         fprintf(f, "]}\n");
         fclose(f);
@@ -293,7 +307,7 @@ static void penalise(const char *dir, papc_collective coll, const char *cname,
      * runs again; a classic X may still run where a call has no view of
      * the offsets (it is then the size-based row), at most a quarter */
     snprintf(where, sizeof where, "%s late, %s penalised", cname, top_name);
-    load_penalising_profile(dir, coll, top_name, 0);
+    load_penalising_profile(dir, coll, top_name, 0, 0, 0);
     int named = 0;
     int aware_x = loop_counting(coll, n, root, late, late_ms, iters,
                                 top_name, &named);
@@ -305,9 +319,27 @@ static void penalise(const char *dir, papc_collective coll, const char *cname,
               "times (%d before) though its correction makes it cost 50 x "
               "its model", top_name, named, iters, counts[top]);
 
+    /* by size: the correction whose range holds the call wins over the
+     * one for every size, and one whose range does not is not used */
+    if (top_aware) {
+        for (int sized = 1; sized <= 2; sized++) {
+            snprintf(where, sizeof where, "%s late, %s penalised %s", cname,
+                     top_name, sized == 1 ? "for the call's size"
+                                          : "for every size");
+            load_penalising_profile(dir, coll, top_name, 0, sized,
+                                    4.0 * n);
+            int ran = 0;
+            loop_counting(coll, n, root, late, late_ms, iters, top_name,
+                          &ran);
+            CHECK(ran == 0, "%s ran %d of %d times though its correction "
+                  "for this size makes it cost 50 x its model", top_name,
+                  ran, iters);
+        }
+    }
+
     snprintf(where, sizeof where, "%s late, every arrival-aware row "
              "penalised", cname);
-    load_penalising_profile(dir, coll, NULL, 0);
+    load_penalising_profile(dir, coll, NULL, 0, 0, 0);
     int named_x = named;
     int aware_all = loop_counting(coll, n, root, late, late_ms, iters, NULL,
                                   &named);
@@ -318,7 +350,7 @@ static void penalise(const char *dir, papc_collective coll, const char *cname,
      * correction applies; every rank must still run the same row
      * (check_agreed in every call) */
     snprintf(where, sizeof where, "%s late, profiles differ", cname);
-    load_penalising_profile(dir, coll, NULL, 1);
+    load_penalising_profile(dir, coll, NULL, 1, 0, 0);
     loop(coll, n, root, late, late_ms, iters);
     load_cluster_profile(dir);
     if (rank == 0)

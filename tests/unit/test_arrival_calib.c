@@ -260,18 +260,18 @@ static void test_round_trip(void **state) {
     assert_memory_equal(&p, &q, sizeof p);
     assert_true(papc_profile_hash(&p) == papc_profile_hash(&q));
 
-    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 8),
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 8, 1 << 20),
                      &q.arrival[0]);
-    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 16),
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 16, 1 << 20),
                      &q.arrival[2]);
-    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 4),
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 4, 1 << 20),
                      &q.arrival[3]);
-    assert_null(papc_profile_find_arrival(&q, "reduce", "binomial", 2));
+    assert_null(papc_profile_find_arrival(&q, "reduce", "binomial", 2, 1 << 20));
     assert_ptr_equal(papc_profile_find_arrival(
-                         &q, "gather", "background_sorted_linear_sync", 4),
+                         &q, "gather", "background_sorted_linear_sync", 4, 1 << 20),
                      &q.arrival[1]);
-    assert_null(papc_profile_find_arrival(&q, "gather", "binomial", 8));
-    assert_null(papc_profile_find_arrival(NULL, "gather", "binomial", 8));
+    assert_null(papc_profile_find_arrival(&q, "gather", "binomial", 8, 1 << 20));
+    assert_null(papc_profile_find_arrival(NULL, "gather", "binomial", 8, 1 << 20));
 }
 
 static void test_old_profile(void **state) {
@@ -302,6 +302,57 @@ static void test_old_profile(void **state) {
     assert_true(papc_profile_hash(&p) == with);
     p.arrival[0].anchored = 1; /* another form: another decision */
     assert_true(papc_profile_hash(&p) != with);
+}
+
+/* Corrections by size: the one whose range holds the call's bytes, the
+ * one for every size elsewhere; this P's before every P's; written and
+ * read back bit for bit; part of the hash. */
+static void test_sized(void **state) {
+    (void)state;
+    static papc_profile p, q;
+    char err[512];
+    make_profile(&p);
+    add_arrival(&p, "reduce", "binomial", 8, 0.9, 0.3);      /* every size */
+    add_arrival(&p, "reduce", "binomial", 8, 0.2, 0.25);     /* to 2.8 MiB */
+    p.arrival[1].bytes_max = 2965820;
+    add_arrival(&p, "reduce", "binomial", 8, 0.0, 0.5);      /* above */
+    p.arrival[2].bytes_min = 2965821;
+    add_arrival(&p, "reduce", "binomial", 0, 1.0, 0.7);      /* every P */
+    p.arrival[3].bytes_min = 1 << 10;
+    p.arrival[3].bytes_max = 1 << 12;
+    assert_int_equal(papc_profile_write(file("sized.json"), &p, err,
+                                        sizeof err), 0);
+    assert_int_equal(papc_profile_read(file("sized.json"), NULL, &q, err,
+                                       sizeof err), 0);
+    assert_memory_equal(&p, &q, sizeof p);
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 8,
+                                               1 << 20), &q.arrival[1]);
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 8,
+                                               2965820), &q.arrival[1]);
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 8,
+                                               2965821), &q.arrival[2]);
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 8,
+                                               1 << 30), &q.arrival[2]);
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 8,
+                                               0), &q.arrival[1]);
+    /* another P: only the every-P entry, and only in its range */
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 4,
+                                               2048), &q.arrival[3]);
+    assert_null(papc_profile_find_arrival(&q, "reduce", "binomial", 4,
+                                          1 << 20));
+    /* without sized entries at P = 8 the one for every size answers */
+    q.narrival = 1;
+    assert_ptr_equal(papc_profile_find_arrival(&q, "reduce", "binomial", 8,
+                                               1 << 20), &q.arrival[0]);
+    uint64_t h = papc_profile_hash(&p);
+    p.arrival[1].bytes_max = 2965819;
+    assert_true(papc_profile_hash(&p) != h);
+    /* a profile whose entries have no range keeps its hash */
+    make_profile(&q);
+    add_arrival(&q, "reduce", "binomial", 8, 0.9, 0.3);
+    uint64_t before = papc_profile_hash(&q);
+    q.arrival[0].bytes_min = q.arrival[0].bytes_max = 0;
+    assert_true(papc_profile_hash(&q) == before);
 }
 
 static int known(const char *coll, const char *name) {
@@ -377,6 +428,41 @@ static void test_refusals(void **state) {
     expect_refused(d, NULL, "arrival correction reduce/binomial is listed "
                             "twice");
     d = valid_doc();
+    json_object_set_new(entry(d), "bytes_max", json_real(1024));
+    json_object_set_new(entry(d), "bytes_min", json_real(4096));
+    expect_refused(d, NULL, "field arrival[0].bytes_max (1024) is not above "
+                            "bytes_min (4096)");
+    d = valid_doc();
+    json_object_set_new(entry(d), "bytes_max", json_real(0));
+    expect_refused(d, NULL, "field arrival[0].bytes_max (0) is not above");
+    d = valid_doc();
+    json_object_set_new(entry(d), "bytes_min", json_real(-1));
+    expect_refused(d, NULL, "field arrival[0].bytes_min is negative");
+    d = valid_doc();
+    json_object_set_new(entry(d), "bytes_max", json_real(1 << 20));
+    {
+        json_t *e = json_deep_copy(entry(d));
+        json_object_del(e, "bytes_max");
+        json_object_set_new(e, "bytes_min", json_real(1 << 19));
+        json_array_append_new(json_object_get(d, "arrival"), e);
+    }
+    expect_refused(d, NULL, "arrival correction reduce/binomial is listed "
+                            "twice for overlapping byte ranges");
+    d = valid_doc();   /* a range beside the entry for every size: fine */
+    {
+        json_t *e = json_deep_copy(entry(d));
+        json_object_set_new(e, "bytes_min", json_real(1 << 19));
+        json_array_append_new(json_object_get(d, "arrival"), e);
+        static papc_profile ok;
+        char err[512];
+        assert_int_equal(json_dump_file(d, file("two.json"),
+                                        JSON_REAL_PRECISION(17)), 0);
+        json_decref(d);
+        assert_int_equal(papc_profile_read(file("two.json"), NULL, &ok, err,
+                                           sizeof err), 0);
+        assert_int_equal(ok.narrival, 2);
+    }
+    d = valid_doc();
     json_object_set_new(entry(d), "name", json_string("no_such_row"));
     expect_refused(d, known, "reduce/no_such_row: no such algorithm");
     d = valid_doc();
@@ -417,6 +503,7 @@ int main(void) {
         cmocka_unit_test(test_wait_floor),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_old_profile),
+        cmocka_unit_test(test_sized),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_write_refuses),
     };
