@@ -110,7 +110,7 @@ static int ta_model(const papc_profile *prof, const papc_alg_desc *row,
     papc_arrival_case k = {
         papc_collective_name(row->info.collective), row->info.name, P, 0,
         bytes, (double)p.segsize, offset, p.seconds, p.alpha, p.beta,
-        p.gamma_op, 1, 0, 0};
+        p.gamma_op, 1, 0, 0, prof ? prof->eager : 0};
     *e = papc_arrival_model_mean(&k);
     *t0 = p.seconds;
     *w = papc_arrival_wait_floor(k.collective, P, 0, offset);

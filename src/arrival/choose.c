@@ -276,6 +276,16 @@ static int plan_case(papc_call *c, const row_cache *rc,
     return 1;
 }
 
+/* The largest message the rows' arrival models take as eager (its sender
+ * does not wait for its receiver; arrival_model.h): the agreed profile's
+ * eager_limit, else papc_pipeline_max_segment() (PAPC_PIPELINE_MAX_SEGMENT,
+ * agreed per communicator; 64,512 B, under Open MPI's TCP eager limit and
+ * SMPI's detached-send threshold, both 64 KiB).  Equal on every rank. */
+static double eager_limit(const row_cache *rc) {
+    if (rc->key.profile) return rc->key.profile->eager;
+    return (double)papc_pipeline_max_segment();
+}
+
 /* Row i's predicted ē at the offsets; 0 when it is no candidate. */
 static int evaluate(papc_call *c, const row_cache *rc, int i,
                     const double *offset, int bg, candidate *out) {
@@ -286,7 +296,7 @@ static int evaluate(papc_call *c, const row_cache *rc, int i,
         papc_collective_name(c->coll), r->info.name, c->size,
         c->coll == PAPC_ALLREDUCE ? 0 : c->root, (double)papc_call_bytes(c),
         (double)p.segsize, offset, p.seconds, p.alpha, p.beta, p.gamma_op,
-        bg, 0, 0};
+        bg, 0, 0, eager_limit(rc)};
     plan_case(c, rc, &k);
     double e = papc_arrival_model_mean(&k);
     if (!(e >= 0) || !isfinite(e)) return 0;

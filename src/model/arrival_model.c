@@ -27,11 +27,13 @@
  * SLT's model does, by about S(α + sβ) (see allreduce_slt).
  *
  * Common assumptions (each departure from the code is named at its row):
- *  - Messages the models move are large (the selector's interesting
- *    sizes): a blocking or non-blocking send completes when its receiver
- *    has taken it (rendezvous), so a sender to a late receiver waits for
- *    it; small pipeline segments (SLT) go eagerly.  No eager limit is
- *    passed in papc_arrival_case, so small messages are modelled the same.
+ *  - A message over the case's eager limit (papc_arrival_case.eager; 0:
+ *    every message) goes by rendezvous: a blocking or non-blocking send
+ *    completes when its receiver has taken it, so a sender to a late
+ *    receiver waits for it.  One at or under the limit goes eagerly (see
+ *    "Eager messages" below); SLT's and Clairvoyant's small pipeline
+ *    segments are modelled as eager whatever the limit (their code caps
+ *    them at papc_pipeline_max_segment).
  *  - A link takes one message at a time; when several are posted at once
  *    (non-blocking fan-in/fan-out) they are served in the order their
  *    peers become ready (ties in posting order).
@@ -70,6 +72,51 @@
 #define PAPC_ARRIVAL_DEFAULT_BETA 1.3e-10
 #define PAPC_ARRIVAL_DEFAULT_GAMMA 2.5e-10
 
+/* ---- Eager messages (issue 16, helper s11-eager) -----------------------
+ * A message of b <= eager bytes leaves its sender without its receiver:
+ * the transfer runs when the sender has sent it, on the links as any
+ * message, and lands in the receiver's buffers (the TCP socket, Open
+ * MPI's unexpected queue), so the sender exits when its transfer is done
+ * whatever its receiver does; the receiver takes the data when it has
+ * arrived and the data has landed -- exactly what a B* row's background
+ * channel does for its receiver (bg = 1), per message here.  Found at P =
+ * 512 in SMPI (docs/scale.md, "The plain call's price at 512"): binomial
+ * reduce's 8 KiB segments go eagerly, its leaves left 0.03 ms after their
+ * own arrival, and the rendezvous model, which kept each child until its
+ * parent's last stage, priced the row 17.1 ms against 6.79 measured.
+ * Rows whose waits change (each at its function):
+ *  - gather: basic_linear (a sender exits after its send; the root's
+ *    side kept), binomial, sorted_binomial and BSBN without its background
+ *    channel (a child's subtree message of span·m <= eager bytes is not
+ *    gated by its parent's arrival);
+ *  - scatter: basic_linear, linear_nb, sorted_linear and BSLN without its
+ *    channel (the root pushes every block in its posting order, a receiver
+ *    exits at max(its arrival, its block landed)), binomial,
+ *    sorted_binomial and BSBN without its channel (per child message; a
+ *    relay forwards from max(its arrival, its data landed));
+ *  - reduce: basic_linear (as the gather), binomial (a child leaves after its own last segment
+ *    when segments are eager), Rabenseifner (the fold's sender), the ring
+ *    (a non-root leaves after its block's send, not the root's collection);
+ *  - unchanged: linear_sync, SLS and BSLS (a sender waits for its GO, the
+ *    root's handshake, whatever the protocol), the rows where every rank
+ *    waits for the last one (every allreduce row but basic_linear, which
+ *    waits for its result; Radix-k reduce), SLT, PRR, Clairvoyant (already
+ *    eager: a non-root exits after its own sends).
+ * Departures.  (1) The receiver's side is the eager protocol of a
+ * transport that moves data without the receiver (TCP, SMPI with
+ * smpi/async-small-thresh at the limit, sim/run's default); SMPI with
+ * async-small-thresh 0 (the segmented trees' setting, docs/scale.md)
+ * starts the transfer only when the receive is posted, so there a late
+ * receiver pays the transfer after its arrival: these models then take a
+ * late relay's receives as already done (the reduce tree's stages are
+ * the same either way: a node folds its n_s segments after its arrival).
+ * The linear gather's and reduce's roots are the exception, kept as they
+ * were (their functions say why): a bound from above there.
+ * (2) The buffers are unbounded (a leaf's n_s segments fit; SEND_WINDOW's
+ * four sends in flight complete locally).  (3) With offsets 0 nothing is
+ * late and every exit is as before but for non-critical senders that
+ * now leave early; the run time max F(0), hence λ and t0, is the same. */
+
 /* ---- shared ------------------------------------------------------------ */
 
 /* What an exits function gets: the case, offsets by rank (o), the cost
@@ -92,6 +139,11 @@ typedef struct am_work {
 typedef void (*am_exits_fn)(am_work *w);
 
 static double dmax(double a, double b) { return a > b ? a : b; }
+
+/* Whether a message of b bytes goes eagerly under the case's limit. */
+static int am_eager(const am_work *w, double b) {
+    return w->c->eager > 0 && b <= w->c->eager;
+}
 
 static int lowbit(int v) { return v & -v; }
 
@@ -203,7 +255,23 @@ static void gather_linear(am_work *w, int sorted, int root_gates) {
     w->F[root] = dmax(w->o[root], d);
 }
 
-static void gather_basic_linear(am_work *w) { gather_linear(w, 0, 1); }
+/* basic_linear with eager blocks (m <= eager): a sender exits when its
+ * block is sent, o_i + c, whatever the root does; the root's side is
+ * kept (each block taken in rank order after both are there: exact where
+ * the transfer waits for the receive, SMPI's async-small-thresh 0; a bound
+ * from above where the blocks land before, TCP -- the root then only
+ * copies them -- kept so that the rank-order receives stay one max-plus
+ * expression of the offsets).  linear_sync's senders wait for their GO:
+ * unchanged. */
+static void gather_basic_linear(am_work *w) {
+    gather_linear(w, 0, 1);
+    if (am_eager(w, w->c->m)) {
+        double cost = w->lam * (w->c->alpha + w->c->m * w->c->beta);
+        for (int r = 0; r < w->P; r++)
+            if (r != w->c->root) w->F[r] = w->o[r] + cost;
+    }
+}
+static void gather_linear_sync(am_work *w) { gather_linear(w, 0, 1); }
 static void gather_sls(am_work *w) { gather_linear(w, 1, 1); }
 
 /* BSLS (eq. (20)): the root's monitor runs the job from the first HELLO
@@ -218,8 +286,10 @@ static void gather_bsls(am_work *w) { gather_linear(w, 1, !w->c->bg); }
  * ready), then sends its own subtree up.  Foreground: a child's send
  * waits for its parent to arrive (rendezvous), so ready = max(R_child,
  * o_parent); background (BSBN): the parent's monitor takes it, ready =
- * R_child.  R_v = max(o_v, the last child's message) is when v can send;
- * a child exits when its message is taken, the root at R_root.  Departure:
+ * R_child, and so for an eager message (span·m <= eager bytes: it lands
+ * in the parent's buffers without the parent).  R_v = max(o_v, the last
+ * child's message) is when v can send; a child exits when its message is
+ * taken, the root at R_root.  Departure:
  * the row's balanced model lets equal spans arrive together (γ of a
  * fan-in) where this serves them one after the other. */
 static void gather_tree(am_work *w, int bg) {
@@ -231,10 +301,13 @@ static void gather_tree(am_work *w, int bg) {
         double ov = w->o[rank_of[v]];
         int n = children_of(v, P, kids);
         for (int i = 0; i < n; i++) {
-            ready[i] = bg ? R[kids[i]] : dmax(R[kids[i]], ov);
-            cost[i] = run_cost(w, span_of(kids[i], P));
+            int span = span_of(kids[i], P);
+            ready[i] = bg || am_eager(w, span * w->c->m)
+                           ? R[kids[i]] : dmax(R[kids[i]], ov);
+            cost[i] = run_cost(w, span);
         }
-        double d = serve_ready(n, ready, cost, bg ? -INFINITY : ov, done);
+        /* no start: a gated message's ready time holds o_v already */
+        double d = serve_ready(n, ready, cost, -INFINITY, done);
         for (int i = 0; i < n; i++) w->F[rank_of[kids[i]]] = done[i];
         R[v] = dmax(ov, d);
     }
@@ -310,9 +383,22 @@ static void scatter_linear(am_work *w, int sorted, int receiver_gates) {
     w->F[root] = d;
 }
 
-static void scatter_basic_linear(am_work *w) { scatter_linear(w, 0, 1); }
-static void scatter_linear_nb(am_work *w) { scatter_linear(w, 1, 1); }
-static void scatter_bsln(am_work *w) { scatter_linear(w, 1, !w->c->bg); }
+/* Eager blocks (m <= eager): no receiver gates, the root pushes its
+ * blocks in posting order (rank order for basic_linear and linear_nb,
+ * predicted order for SLIN and BSLN) -- BSLN's background recurrence. */
+static void scatter_basic_linear(am_work *w) {
+    scatter_linear(w, 0, !am_eager(w, w->c->m));
+}
+static void scatter_linear_nb(am_work *w) {
+    if (am_eager(w, w->c->m)) scatter_linear(w, 0, 0);
+    else scatter_linear(w, 1, 1);
+}
+static void scatter_sorted_linear(am_work *w) {
+    scatter_linear(w, 1, !am_eager(w, w->c->m));
+}
+static void scatter_bsln(am_work *w) {
+    scatter_linear(w, 1, !w->c->bg && !am_eager(w, w->c->m));
+}
 
 enum { SC_BLOCKING, SC_READY, SC_BACKGROUND };
 
@@ -344,7 +430,10 @@ static int send_order(int v, int P, int by_span, int *kids) {
  * the children come (ties: largest subtree first); BSBN: to the children's
  * monitors, which forward on at once, so no receiver gates and a relay
  * exits at max(o_v, G_v) (eq. (15)).  A foreground holder exits when its
- * last send is taken; the root always does. */
+ * last send is taken; the root always does.  An eager message (span·m <=
+ * eager bytes) is not gated by its receiver either, but its data may then
+ * land before the receiver arrives: a foreground relay sends from
+ * max(o_v, G_v) (G_v >= o_v when its own message was gated). */
 static void scatter_tree(am_work *w, int mode) {
     int P = w->P, kids[AM_MAX_KIDS];
     const int *rank_of = w->map;
@@ -353,11 +442,14 @@ static void scatter_tree(am_work *w, int mode) {
     G[0] = w->o[rank_of[0]];
     for (int v = 0; v < P; v++) {
         int n = send_order(v, P, mode != SC_BLOCKING, kids);
-        double d = G[v];
+        double d = mode == SC_BACKGROUND && v != 0
+                       ? G[v] : dmax(G[v], w->o[rank_of[v]]);
         for (int i = 0; i < n; i++) {
             double ou = w->o[rank_of[kids[i]]];
-            ready[i] = mode == SC_BACKGROUND ? G[v] : dmax(G[v], ou);
-            cost[i] = run_cost(w, span_of(kids[i], P));
+            int span = span_of(kids[i], P);
+            ready[i] = mode == SC_BACKGROUND || am_eager(w, span * w->c->m)
+                           ? d : dmax(d, ou);
+            cost[i] = run_cost(w, span);
         }
         if (mode == SC_READY) {
             d = serve_ready(n, ready, cost, d, done);
@@ -420,15 +512,21 @@ static void scatter_bsbn(am_work *w) {
  * Vector m bytes, c = α + mβ, g = mγ_op. */
 
 /* basic_linear: the root receives rank P-1, P-2, ..., 0 in turn (blocking)
- * and reduces each: d = o_root; d = max(d, o_i) + c, F_i = d, d += g. */
+ * and reduces each: d = o_root; d = max(d, o_i) + c, F_i = d, d += g.
+ * Eager vectors (m <= eager): a sender exits at o_i + c; the root's side
+ * is kept, as basic_linear gather's (a bound from above where vectors
+ * land before the root takes them; with them landing in readiness order
+ * and folded in rank order a later rank could shorten the root's run, no
+ * longer one max-plus expression). */
 static void reduce_basic_linear(am_work *w) {
     const papc_arrival_case *c = w->c;
     double cost = w->lam * (c->alpha + c->m * c->beta);
     double red = w->lam * c->m * c->gamma_op, d = w->o[c->root];
+    int eager = am_eager(w, c->m);
     for (int r = w->P - 1; r >= 0; r--) {
         if (r == c->root) continue;
         d = dmax(d, w->o[r]) + cost;
-        w->F[r] = d;
+        w->F[r] = eager ? w->o[r] + cost : d;
         d += red;
     }
     w->F[c->root] = d;
@@ -447,7 +545,12 @@ static double segments(double m, double s) {
  *   T_v = max(o_v + n_s h_v, max_child T_u + h_v),
  * the usual max-plus bound of a pipeline (exact when one of the two
  * dominates).  A child's last send is taken when its parent starts its
- * last stage: F_u = T_parent − h_parent; F_root = T_root.  Departure: a
+ * last stage: F_u = T_parent − h_parent; F_root = T_root.  With eager
+ * segments (m_s <= eager: the default 8 KiB under a 64 KiB limit) a
+ * child's sends complete without its parent (tree_engine.c: SEND_WINDOW
+ * non-blocking sends, each complete at once), so it leaves after its own
+ * last stage: F_u = T_u.  Its parent's stages are unchanged (a node folds
+ * its n_s segments after its arrival either way).  Departure: a
  * non-commutative op with root != 0 (tree at rank 0, one more message)
  * is modelled as the commutative tree. */
 static void reduce_binomial(am_work *w) {
@@ -466,9 +569,10 @@ static void reduce_binomial(am_work *w) {
         T[v] = t;
     }
     w->F[rank_of[0]] = T[0];
+    int eager = am_eager(w, s);
     for (int v = 1; v < P; v++) {
         int p = v - lowbit(v);
-        w->F[rank_of[v]] = T[p] - h[p];
+        w->F[rank_of[v]] = eager ? T[v] : T[p] - h[p];
     }
 }
 
@@ -493,12 +597,20 @@ static int pof2_floor(int P) {
 }
 
 /* ring reduce: the reduce-scatter's P-1 steps, then the root takes the
- * P-1 blocks one after the other. */
+ * P-1 blocks one after the other.  Eager blocks (m/P <= eager): a non-root
+ * leaves when its own block is sent, one transfer after its reduce-scatter,
+ * not when the root has collected every block. */
 static void reduce_ring(am_work *w) {
     const papc_arrival_case *c = w->c;
     double b = c->m / c->P, n = c->P - 1;
-    all_wait_for_last(w, n * (c->alpha + b * (c->beta + c->gamma_op)) +
-                             n * (c->alpha + b * c->beta));
+    double rs = n * (c->alpha + b * (c->beta + c->gamma_op));
+    all_wait_for_last(w, rs + n * (c->alpha + b * c->beta));
+    if (am_eager(w, b)) {
+        double last = max_offset(w);
+        for (int r = 0; r < w->P; r++)
+            if (r != c->root)
+                w->F[r] = last + w->lam * (rs + c->alpha + b * c->beta);
+    }
 }
 
 /* Radix-k with the code's group sizes (8, 4, 2 as often as they divide P,
@@ -561,7 +673,9 @@ static void allreduce_rabenseifner(am_work *w) {
  * receiving and reducing it, S = max(o_v, o_{v+1}) + c + g; then the
  * survivors' halving and gather synchronise them:
  *   F = max_survivors S + 2 log2(p') α + 2(p'-1)/p' mβ + (p'-1)/p' mγ_op
- * (the row's balanced terms). */
+ * (the row's balanced terms).  An eager vector (m <= eager) leaves the
+ * folded-out rank at o_v + c, and lands for its partner then: S =
+ * max(o_{v+1}, o_v + c) + g. */
 static void reduce_rabenseifner(am_work *w) {
     const papc_arrival_case *c = w->c;
     int P = w->P, pof2 = pof2_floor(P), shift = (c->root - 1 + P) % P;
@@ -577,8 +691,13 @@ static void reduce_rabenseifner(am_work *w) {
         double s = w->o[r];
         if (v < 2 * rem) {
             int q = (v - 1 + shift) % P;
-            s = dmax(s, w->o[q]) + cost + red;
-            w->F[q] = dmax(w->o[q], w->o[r]) + cost;
+            if (am_eager(w, c->m)) {
+                w->F[q] = w->o[q] + cost;
+                s = dmax(s, w->F[q]) + red;
+            } else {
+                s = dmax(s, w->o[q]) + cost + red;
+                w->F[q] = dmax(w->o[q], w->o[r]) + cost;
+            }
         }
         start = dmax(start, s);
     }
@@ -821,7 +940,7 @@ typedef struct am_row {
 
 static const am_row am_rows[] = {
     {"gather", "basic_linear", "linear lin", gather_basic_linear, 0},
-    {"gather", "linear_sync", "ls", gather_basic_linear, 0},
+    {"gather", "linear_sync", "ls", gather_linear_sync, 0},
     {"gather", "binomial", "bnom", gather_binomial, 0},
     {"gather", "sorted_linear_sync", "sls", gather_sls, 0},
     {"gather", "sorted_binomial", "sbn", gather_sbn, 0},
@@ -830,7 +949,7 @@ static const am_row am_rows[] = {
     {"scatter", "basic_linear", "linear lin", scatter_basic_linear, 0},
     {"scatter", "binomial", "bnom", scatter_binomial, 0},
     {"scatter", "linear_nb", "lnb", scatter_linear_nb, 0},
-    {"scatter", "sorted_linear", "slin sln", scatter_linear_nb, 0},
+    {"scatter", "sorted_linear", "slin sln", scatter_sorted_linear, 0},
     {"scatter", "sorted_binomial", "sbn", scatter_sbn, 0},
     {"scatter", "background_sorted_linear", "bsln bslin", scatter_bsln, 0},
     {"scatter", "background_sorted_binomial", "bsbn", scatter_bsbn, 0},
@@ -889,7 +1008,8 @@ static int valid_case(const papc_arrival_case *c, const am_row **row) {
         !(c->gamma_op >= 0) || !isfinite(c->gamma_op) ||
         !(c->segsize >= 0) || !isfinite(c->segsize) ||
         !(c->plan_segments >= 0) || !isfinite(c->plan_segments) ||
-        !(c->plan_round >= 0) || !isfinite(c->plan_round))
+        !(c->plan_round >= 0) || !isfinite(c->plan_round) ||
+        !(c->eager >= 0))   /* +inf: every message eager */
         return 0;
     *row = find_row(c->collective, c->name);
     if (!*row) return 0;

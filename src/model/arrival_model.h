@@ -44,6 +44,18 @@ typedef struct papc_arrival_case {
      * leave them out mean "no plan". */
     double plan_segments;
     double plan_round;
+    /* The largest message, in bytes, that goes eagerly: its send completes
+     * at the sender without the receiver (Open MPI's TCP eager limit, 64
+     * KiB; SMPI's detached sends below smpi/send-is-detached-thresh), so a
+     * sender of such a message does not wait for a late receiver (a leaf
+     * of a segmented reduce tree leaves when it has sent); the receiver
+     * still waits for the data.  Must be equal on every rank: the agreed
+     * profile's "eager_limit", else papc_pipeline_max_segment() (the
+     * agreed PAPC_PIPELINE_MAX_SEGMENT).  0: every transfer a rendezvous
+     * (the models before issue 16's s11 change; trailing, so initialisers
+     * that leave it out keep them).  Which rows it changes:
+     * arrival_model.c, "Eager messages". */
+    double eager;
 } papc_arrival_case;
 
 /* Predicted ē in seconds; < 0 when the row has no arrival model (it is then

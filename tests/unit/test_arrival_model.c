@@ -26,7 +26,12 @@
  *    BSLN, SBN/BSBN cheaper than linear_sync/basic_linear/binomial, SLT
  *    and Clairvoyant cheaper than the ring; PRR as published is not
  *    (issue 15 measured it: ē 236.7 against 223.0 ms);
- *  - bad input gives -1; P = 4096 stays fast.
+ *  - bad input gives -1; P = 4096 stays fast;
+ *  - eager messages (issue 16, helper s11-eager: papc_arrival_case.eager):
+ *    hand cases at P = 4, 5 and 8 with a late parent, a late root and a
+ *    late leaf, each against the rendezvous answer (eager 0, or a limit
+ *    just under the message); and the zero-offset, ideal-bound and
+ *    monotonicity checks above again under a 64 KiB limit.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -91,12 +96,16 @@ static double row_t0(const papc_alg_desc *a, int P, double m, double al,
     return papc_model_time(a->model(&in), ab, g, 1e-10);
 }
 
+/* The eager limit make_case gives its cases: 0 (every message by
+ * rendezvous) but in the tests that set it (the *_eager variants). */
+static double case_eager = 0;
+
 static papc_arrival_case make_case(papc_collective coll, const char *name,
                                    int P, int root, double m,
                                    const double *o, double t0, double al,
                                    double be, double g, int bg) {
     papc_arrival_case c = {coll_name(coll), name, P, root, m, SEG, o, t0,
-                           al, be, g, bg, 0, 0};
+                           al, be, g, bg, 0, 0, case_eager};
     return c;
 }
 
@@ -1320,6 +1329,170 @@ static void test_clv_round_plan_matches_old_executor(void **state) {
     }
 }
 
+/* ---- eager messages ---------------------------------------------------------
+ * The hand cases' units (α = 0, c = 1 ms a 1e6-B block or vector, g = 0.5
+ * ms), with an eager limit.  want_ms under the limit, rdv_ms with every
+ * message by rendezvous (eager 0: the cases of hand_cases where they
+ * are the same).  P4A: rank 1 late; P4C: rank 2 late, the parent of leaf
+ * 3 in the trees; P4R: the root late; P5R: Rabenseifner's fold partner
+ * (rank 0; rank 4 folds into it) late. */
+
+typedef struct eager_case {
+    papc_collective coll;
+    const char *name;
+    int P;
+    const double *o_ms;
+    double m, beta, gamma_op, segsize, eager;
+    double t0_ms, want_ms, rdv_ms;
+} eager_case;
+
+static const double P5R[] = {10, 0, 0, 0, 0};
+
+static const eager_case eager_cases[] = {
+    /* reduce binomial, 2 segments of 5e5 B (h0 = 1, h2 = 0.75, leaves
+     * 0.5): a child leaves at T_u, not at T_parent - h_parent.  F(0) =
+     * 2.75, 1, 1.75, 1 (1.625; rendezvous 1.8125).  P4A: T1 = 11, T0 =
+     * 12: F = 12, 11, 1.75, 1: 3.9375 -> 2.75 + 2.3125.  P4C (the relay
+     * late): leaf 3 leaves at 1 where it waited for 2 until 10.75: T2 =
+     * 11.5, T0 = 12.5: F = 12.5, 1, 11.5, 1: 4 -> 5.125 (rendezvous 10).
+     * P4R: F = 12, 1, 1.75, 1: 1.4375 -> 2.5625 (rendezvous 7.1875). */
+    {PAPC_REDUCE, "binomial", 4, P4A, 1e6, 1e-9, 0.5e-9, 5e5, 5e5, 2.75,
+     5.0625, 7.1875},
+    {PAPC_REDUCE, "binomial", 4, P4C, 1e6, 1e-9, 0.5e-9, 5e5, 65536 * 8,
+     2.75, 5.125, 10},
+    {PAPC_REDUCE, "binomial", 4, P4R, 1e6, 1e-9, 0.5e-9, 5e5, 5e5, 2.75,
+     2.5625, 7.1875},
+    /* a limit just under the segment: rendezvous */
+    {PAPC_REDUCE, "binomial", 4, P4C, 1e6, 1e-9, 0.5e-9, 5e5, 5e5 - 1, 2.75,
+     10, 10},
+    /* P = 8 (tree 0 <- 1, 2, 4; 2 <- 3; 4 <- 5, 6; 6 <- 7; h0 = 1.25, h4
+     * = 1, h2 = h6 = 0.75, leaves 0.5): T = 10, 4.5, 8.75, 8, 6.75, 1,
+     * 5.75, 5 = F; F(0) = 4, 1, 1.75, 1, 2.75, 1, 1.75, 1 (1.78125):
+     * 3.90625 -> 4 + 2.125. */
+    {PAPC_REDUCE, "binomial", 8, P8, 1e6, 1e-9, 0.5e-9, 5e5, 65536 * 8, 4,
+     6.125, 7.0625},
+    /* gather binomial (0 <- 1, 2; 2 <- 3; span(2) = 2): eager 1e6 takes
+     * the one-block messages, 2e6 all.  P4C: 3 -> 2 lands at 1 (F3 = 1),
+     * root takes 1 at 1, 2's two blocks at 12: F = 12, 1, 12, 1: 4 -> 3 +
+     * 4 - 2 = 5 (rendezvous 8, leaf 3 held until 11).  P4R: all eager: the
+     * root finds everything there, F = 10, 1, 3, 1: 1.25 -> 2.25 (BSBN's
+     * answer); eager 1e6: 2's two blocks wait for the root, F = 12, 1, 12,
+     * 1 -> 5. */
+    {PAPC_GATHER, "binomial", 4, P4C, 1e6, 1e-9, 0, 0, 1e6, 3, 5, 8},
+    {PAPC_GATHER, "binomial", 4, P4C, 1e6, 1e-9, 0, 0, 2e6, 3, 5, 8},
+    {PAPC_GATHER, "binomial", 4, P4R, 1e6, 1e-9, 0, 0, 2e6, 3, 2.25, 8},
+    {PAPC_GATHER, "binomial", 4, P4R, 1e6, 1e-9, 0, 0, 1e6, 3, 5, 8},
+    /* gather basic_linear: the senders leave at o + 1, the root as before
+     * (13): F = 13, 11, 1, 1: 4; F(0) = 3, 1, 1, 1 (1.5): 3 + 2.5 = 5.5.
+     * linear_sync waits for its GO: unchanged. */
+    {PAPC_GATHER, "basic_linear", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3, 5.5,
+     10.5},
+    {PAPC_GATHER, "linear_sync", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3, 10.5,
+     10.5},
+    {PAPC_GATHER, "sorted_linear_sync", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3,
+     4.5, 4.5},
+    /* scatter linear: the root pushes its blocks without waiting, 1, 2, 3
+     * in rank order (basic_linear, linear_nb) or 2, 3, 1 (SLIN): F = 3,
+     * 10, 2, 3: 2 -> 3 + 2 - 2.25 = 2.75; SLIN F = 3, 10, 1, 2: 1.5 ->
+     * 2.25 (BSLN's answer). */
+    {PAPC_SCATTER, "basic_linear", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3, 2.75,
+     10.5},
+    {PAPC_SCATTER, "linear_nb", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3, 2.75, 4.5},
+    {PAPC_SCATTER, "sorted_linear", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3, 2.25,
+     4.5},
+    /* scatter binomial, the relay 2 late (root sends 2 its two blocks,
+     * then 1; 2 sends 3): all eager: G2 = 2, G1 = 3, 2 forwards at 10: F
+     * = 3, 3, 11, 11: 4.5 -> 4.5 (rendezvous 10.5).  eager 1e6: the root's
+     * two-block message waits for 2 (12), then 1 at 13: F = 13, 13, 13,
+     * 13: 10.5. */
+    {PAPC_SCATTER, "binomial", 4, P4C, 1e6, 1e-9, 0, 0, 2e6, 3, 4.5, 10.5},
+    {PAPC_SCATTER, "binomial", 4, P4C, 1e6, 1e-9, 0, 0, 1e6, 3, 10.5, 10.5},
+    /* reduce basic_linear: senders leave at o + 1, the root as before
+     * (11.5): F = 11.5, 11, 1, 1: 3.625; F(0) = 4.5, 1, 1, 1 (1.875):
+     * 4.5 + 1.75 = 6.25 -- above the rendezvous 5.5: there rank 1's
+     * lateness shortened its own wait for its turn (4 at offsets 0). */
+    {PAPC_REDUCE, "basic_linear", 4, P4A, 1e6, 1e-9, 0.5e-9, 0, 1e6, 4.5,
+     6.25, 5.5},
+    /* Rabenseifner P = 5, the fold partner (rank 0) late: rank 4 leaves
+     * at 1 (rendezvous 11), rank 0 starts at 10.5: the survivors 12.375:
+     * F - o = 2.375, 3 x 12.375, 1: 8.1 -> 3.375 + 8.1 - 2.9 = 8.575. */
+    {PAPC_REDUCE, "rabenseifner", 5, P5R, 1e6, 1e-9, 0.5e-9, 0, 1e6, 3.375,
+     8.575, 11.375},
+    /* ring reduce with eager blocks (m/P = 2.5e5): a non-root leaves one
+     * send after its reduce-scatter; every exit is the last arrival plus
+     * a constant, so ē is as before: 1.875 + 10 - 2.5. */
+    {PAPC_REDUCE, "ring", 4, P4A, 1e6, 1e-9, 0.5e-9, 0, 2.5e5, 1.875, 9.375,
+     9.375},
+};
+
+static void test_eager_hand_cases(void **state) {
+    (void)state;
+    for (size_t i = 0; i < COUNT(eager_cases); i++) {
+        const eager_case *h = &eager_cases[i];
+        double o[MAXP];
+        for (int r = 0; r < h->P; r++) o[r] = h->o_ms[r] * MS;
+        for (int rdv = 0; rdv < 2; rdv++) {
+            papc_arrival_case c = make_case(h->coll, h->name, h->P, 0, h->m,
+                                            o, h->t0_ms * MS, 0, h->beta,
+                                            h->gamma_op, 0);
+            c.segsize = h->segsize;
+            c.eager = rdv ? 0 : h->eager;
+            double want = rdv ? h->rdv_ms : h->want_ms;
+            double e = papc_arrival_model_mean(&c);
+            if (fabs(e - want * MS) > 1e-9 * MS) {
+                print_error("%s %s P=%d eager %g: ē %.9g ms, want %.9g ms\n",
+                            c.collective, c.name, h->P, c.eager, e / MS,
+                            want);
+                fail();
+            }
+            double F[MAXP], sum = 0;
+            assert_int_equal(papc_arrival_model_exits(&c, F), 0);
+            for (int r = 0; r < h->P; r++) {
+                assert_true(F[r] >= o[r]);
+                sum += F[r] - o[r];
+            }
+            assert_true(fabs(sum / h->P - e) < 1e-12);
+        }
+    }
+    /* the ring's exits do change: a non-root leaves 3 c_b - c_b = 0.5 ms
+     * before the root's collection ends (the implied exits are shifted
+     * to mean ē, so compare within a case) */
+    double o[4] = {0, 10 * MS, 0, 0}, F[4], G[4];
+    papc_arrival_case c = make_case(PAPC_REDUCE, "ring", 4, 0, 1e6, o,
+                                    1.875 * MS, 0, 1e-9, 0.5e-9, 0);
+    assert_int_equal(papc_arrival_model_exits(&c, F), 0);
+    c.eager = 2.5e5;
+    assert_int_equal(papc_arrival_model_exits(&c, G), 0);
+    assert_true(fabs(F[0] - F[1]) < 1e-12);
+    assert_true(fabs(G[0] - G[1] - 0.5 * MS) < 1e-12);
+    assert_true(fabs(G[2] - G[1]) < 1e-12);
+    /* a bad limit is a bad case; +inf (every message eager) is not */
+    c.eager = NAN;
+    assert_true(papc_arrival_model_mean(&c) < 0);
+    c.eager = -1;
+    assert_true(papc_arrival_model_mean(&c) < 0);
+    c.eager = INFINITY;
+    assert_true(papc_arrival_model_mean(&c) > 0);
+}
+
+/* The general checks again with a 64 KiB limit: the 8 KiB segments of
+ * the trees and the small blocks (1 KiB, 64 KiB) go eagerly. */
+static void test_zero_offsets_give_t0_eager(void **state) {
+    case_eager = 65536;
+    test_zero_offsets_give_t0(state);
+    case_eager = 0;
+}
+static void test_never_below_ideal_eager(void **state) {
+    case_eager = 65536;
+    test_never_below_ideal(state);
+    case_eager = 0;
+}
+static void test_monotone_eager(void **state) {
+    case_eager = 65536;
+    test_monotone(state);
+    case_eager = 0;
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_offsets_give_t0),
@@ -1341,6 +1514,10 @@ int main(void) {
         cmocka_unit_test(test_clv_round_plan_matches_old_executor),
         cmocka_unit_test(test_planned_t0),
         cmocka_unit_test(test_clv_plan_prices),
+        cmocka_unit_test(test_eager_hand_cases),
+        cmocka_unit_test(test_zero_offsets_give_t0_eager),
+        cmocka_unit_test(test_never_below_ideal_eager),
+        cmocka_unit_test(test_monotone_eager),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
