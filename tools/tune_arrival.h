@@ -470,7 +470,7 @@ static int ta_fit_all(const ta_set *s, papc_profile *prof, FILE *csv,
             double lo = q ? floor(sqrt(sizes[q - 1] * sizes[q])) + 1 : 0;
             double hi = q + 1 < ns ? floor(sqrt(sizes[q] * sizes[q + 1])) : 0;
             stored += ta_fit_group(s, prof, m, anchored, first, sizes[q],
-                                   lo > 0 ? lo : 0, hi);
+                                   lo, hi);
         }
     }
     for (int j = 0; csv && j < s->n; j++) {
