@@ -497,7 +497,7 @@ static int ta_fit_all(const ta_set *s, papc_profile *prof, FILE *csv,
  * measured ē and its corrected prediction at the measured offsets (means
  * over the setting's points), the row the prediction picks (the plain
  * call's rule, papc_arrival_pick: an arrival-aware row must beat the best
- * classic one by the margin) and its measured ē against the best row's.
+ * classic one by the margin of ē above the mean wait no row avoids) and its measured ē against the best row's.
  * The choice with exact offsets: the plain call's own views add their
  * errors (docs/arrival.md).  Returns the settings checked; *within: how
  * many of them the pick is within 5 % of the best row. */
@@ -529,7 +529,8 @@ static int ta_check(const ta_set *s, const papc_profile *prof, int *within,
     for (int i = 0; i < s->n; i++) {
         if (done[i]) continue;
         const ta_point *first = &s->pt[i];
-        int nr = 0;
+        int nr = 0, waits = 0;
+        double wait = 0;
         double *e = acc, *pred = acc + s->n + 1, *cnt = acc + 2 * (s->n + 1);
         for (int j = i; j < s->n; j++) {
             const ta_point *q = &s->pt[j];
@@ -558,6 +559,8 @@ static int ta_check(const ta_set *s, const papc_profile *prof, int *within,
             e[r] += q->e;
             pred[r] += corrected;
             cnt[r] += 1;
+            wait += q->w;
+            waits++;
         }
         int best = 0, base = -1;
         for (int r = 0; r < nr; r++) {
@@ -569,7 +572,8 @@ static int ta_check(const ta_set *s, const papc_profile *prof, int *within,
             if (!aware && (base < 0 || pred[r] < pred[base])) base = r;
         }
         if (base < 0) base = 0;
-        int pick = papc_arrival_pick(cand, nr, base, INFINITY);
+        int pick = papc_arrival_pick(cand, nr, base, INFINITY,
+                                     waits ? wait / waits : 0);
         settings++;
         int ok = e[pick] <= 1.05 * e[best];
         *within += ok;

@@ -44,7 +44,8 @@
  * keeps the classic row: nothing to gain, and the decisions' arrival
  * times err by 0.2-0.6 ms (docs/arrival.md, papc-predict), so a smaller
  * spread is noise, not a pattern; an arrival-aware row must beat the best
- * classic one by PAPC_ARRIVAL_MARGIN (5 %).  The rule itself is
+ * classic one by PAPC_ARRIVAL_MARGIN (5 %) of the ē above the wait no row
+ * avoids (mean over the same views as the prices).  The rule itself is
  * papc_arrival_pick (src/model/arrival_model.c).
  *
  * Online refinement (PAPC_ARRIVAL_LEARN, default on; learn and explore,
@@ -453,18 +454,28 @@ static const papc_alg_desc *cheapest(papc_call *c,
     int rows = papc_registry_count(c->coll);
     candidate *k = malloc((size_t)rows * sizeof *k);
     papc_arrival_candidate *pick = malloc((size_t)rows * sizeof *pick);
-    double *now = malloc(2 * (size_t)rows * sizeof *now);
+    /* now[0..rows]: this view's prices and, last, its wait no row
+     * avoids; now[rows+1..]: the same over the views (the wait averaged as
+     * the prices are, so the margin is of the part the rows change). */
+    double *now = malloc(2 * ((size_t)rows + 1) * sizeof *now);
     const row_cache *rc = row_predictions(c, seg0, bg);
-    for (int i = 0; rc && k && pick && now && i < rows; i++) {
+    for (int i = 0; k && pick && now && i < rows; i++) {
         now[i] = NAN;
-        if (evaluate(c, rc, i, offset, bg, &k[i])) now[i] = k[i].mean;
+        if (rc && evaluate(c, rc, i, offset, bg, &k[i])) now[i] = k[i].mean;
     }
     papc_row_learning *learnt = NULL;
     long calls = 0;
     if (k && pick && now) {
-        double *mean = now + rows;
-        papc_arr_price_views(c, rows, views_weighed(), now, mean);
+        double *mean = now + rows + 1;
+        now[rows] = papc_arrival_wait_floor(
+            papc_collective_name(c->coll), c->size,
+            c->coll == PAPC_ALLREDUCE ? 0 : c->root, offset);
+        papc_arr_price_views(c, rows + 1, views_weighed(), now, mean);
         learnt = learn(c, rc, bg, rows, spread, mean, &calls);
+        if (verbose() >= 3 && c->rank == 0)
+            fprintf(stderr, "papcoll:   the wait no row avoids: this view "
+                    "%.4g ms, over the views %.4g ms\n", now[rows] * 1e3,
+                    mean[rows] * 1e3);
         if (verbose() >= 3 && c->rank == 0)
             for (int i = 0; i < rows; i++)
                 if (isfinite(now[i])) {
@@ -504,9 +515,9 @@ static const papc_alg_desc *cheapest(papc_call *c,
     }
     const papc_alg_desc *won = classic;
     if (base >= 0) {
-        int w = papc_arrival_pick(pick, n, base, spread);
-        if (learnt) w = explore(c, learnt, rows, now + rows, k, n, w, offset,
-                                spread, calls);
+        int w = papc_arrival_pick(pick, n, base, spread, now[2 * rows + 1]);
+        if (learnt) w = explore(c, learnt, rows, now + rows + 1, k, n, w,
+                                offset, spread, calls);
         say(c, &k[w], &k[base], spread);
         won = k[w].row;
         *seg = k[w].segsize;

@@ -1197,7 +1197,7 @@ int papc_arrival_model_exits(const papc_arrival_case *c, double *F) {
 }
 
 int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
-                      double spread) {
+                      double spread, double wait) {
     if (!c || n <= 0 || base < 0 || base >= n) return base;
     if (!(spread >= PAPC_ARRIVAL_SPREAD_FLOOR) ||
         spread < PAPC_ARRIVAL_SPREAD_MIN * c[base].t0)
@@ -1210,8 +1210,12 @@ int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
             classic = i;
         }
     }
+    /* A wait above a price is no floor of it (prices of other views):
+     * then the margin is of the whole ē, as without a wait. */
+    double w = wait > 0 && isfinite(wait) ? wait : 0;
+    if (aware >= 0 && (w >= c[aware].mean || w >= c[classic].mean)) w = 0;
     if (aware >= 0 &&
-        c[aware].mean < (1 - PAPC_ARRIVAL_MARGIN) * c[classic].mean)
+        c[aware].mean - w < (1 - PAPC_ARRIVAL_MARGIN) * (c[classic].mean - w))
         return aware;
     return classic;
 }

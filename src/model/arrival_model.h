@@ -156,11 +156,16 @@ typedef struct papc_arrival_candidate {
 #define PAPC_ARRIVAL_MARGIN 0.05
 
 /* The index of the row to run among c[0..n): base is the size-based
- * (classic) row's index, spread the largest offset (s).  The least ē among
- * the classic rows (base on a tie), unless an arrival-aware row's is lower
- * by the margin.  Returns base when n <= 0 or base is out of range. */
+ * (classic) row's index, spread the largest offset (s), wait the wait no
+ * row avoids at the offsets the prices are for (papc_arrival_wait_floor;
+ * 0: none known).  The least ē among the classic rows (base on a tie),
+ * unless an arrival-aware row's is lower by the margin -- a margin of
+ * what the rows can change, ē above the wait: with one process 200 ms
+ * late the wait is most of every row's ē, and 5 % of the whole asked
+ * the arrival-aware row to save 5x what any row can.  Returns base when
+ * n <= 0 or base is out of range. */
 int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
-                      double spread);
+                      double spread, double wait);
 
 /* ---- prices over several views (choose.c, PAPC_ARRIVAL_VIEWS) ---- */
 

@@ -210,23 +210,38 @@ static void test_pick(void **state) {
         {1, 11e-3, 30e-3},   /* 3: arrival-aware, no gain */
     };
     /* spread under the floor, or under 5 % of the base's t0 */
-    assert_int_equal(papc_arrival_pick(c, 4, 0, 0.9e-3), 0);
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 0.9e-3, 0), 0);
     c[0].t0 = 40e-3;
-    assert_int_equal(papc_arrival_pick(c, 4, 0, 1.9e-3), 0);
-    assert_int_equal(papc_arrival_pick(c, 4, 0, 2.1e-3), 1);
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 1.9e-3, 0), 0);
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 2.1e-3, 0), 1);
     c[0].t0 = 10e-3;
     /* the best classic row; arrival-aware 4 % better: not enough */
-    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3), 1);
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3, 0), 1);
     /* 6 % better: the arrival-aware row */
     c[2].mean = 23.5e-3;
-    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3), 2);
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3, 0), 2);
     /* ties keep the base; bad arguments give the base back */
     c[1].mean = 30e-3;
     c[2].mean = 29e-3;
-    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3), 0);
-    assert_int_equal(papc_arrival_pick(c, 4, 3, NAN), 3);
-    assert_int_equal(papc_arrival_pick(NULL, 4, 1, 1), 1);
-    assert_int_equal(papc_arrival_pick(c, 0, 0, 1), 0);
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3, 0), 0);
+    assert_int_equal(papc_arrival_pick(c, 4, 3, NAN, 0), 3);
+    assert_int_equal(papc_arrival_pick(NULL, 4, 1, 1, 0), 1);
+    assert_int_equal(papc_arrival_pick(c, 0, 0, 1, 0), 0);
+    /* The margin is of the ē above the wait no row avoids: 4 % of the whole
+     * is 16 % of what the rows change above a 23 ms wait (one process
+     * 200 ms late: the sweep's allreduce kept the ring at 4.5 %). */
+    c[1].mean = 25e-3;
+    c[2].mean = 24e-3;
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3, 0), 1);
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3, 23e-3), 2);
+    /* ... and not below it: 24.0 against 24.2 ms above a 20 ms wait */
+    c[1].mean = 24.2e-3;
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3, 20e-3), 1);
+    /* a wait above a price is no floor (prices of other views): the whole */
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3, 24.1e-3), 1);
+    c[1].mean = 25.5e-3;  /* 5.9 % of the whole */
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3, 24.1e-3), 2);
+    assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3, NAN), 2);
 }
 
 /* Aliases name the same row. */
