@@ -244,18 +244,20 @@ int papc_reduce_radix_k(const papc_call *c) {
  * Round i of the reduce-scatter posts k_i - 1 receives and k_i - 1 sends
  * of part_i at once, a non-blocking exchange with k_i - 1 peers (Formula
  * 3: γ(k_i)), and reduces the k_i - 1 pieces of its part (Σ telescopes to
- * (P-1)/P m γ_op).  γ(k_i) is the profile's measured curve; without one
- * it is k_i - 1 (papc_gamma_or_link), not 1: the k_i - 1 pieces come in
- * through the receiver's one link (and go out through the sender's), so
- * the β terms telescope to (P-1)/P m per phase, what the root alone must
- * take.  γ ≡ 1 priced each round as one message of part_i, 0.143 m per
- * phase at 512 = 8·8·8: 0.51 ms at 2 MiB where the root's link needs
- * 1.68 ms, and the plain call ran radix_k below every other row's price
- * (issue 16, docs/scale.md, "radix_k's model without a profile").  The gather walks the rounds back: the root posts the
+ * (P-1)/P m γ_op).  The gather walks the rounds back: the root posts the
  * k_i - 1 receives of round i's parts at once, its group members each send
  * theirs (blocking) once their own later rounds are in.  No copy (the
  * first piece lands in the accumulator).  Ignores m_s.  Reads PAPC_RADIX_K
  * as the run does (equal on every rank).  Commutative ops only.
+ * γ(k_i) is the profile's measured curve, kept as papc-tune fitted the
+ * row's α, β with it; without one it is k_i - 1 (papc_gamma_or_link), not
+ * 1: the k_i - 1 pieces come in through the receiver's one link (and go
+ * out through the sender's), so the β terms telescope to (P-1)/P m per
+ * phase, what the root alone must take.  γ ≡ 1 priced each round as one
+ * message of part_i, 0.143 m per phase at 512 = 8·8·8: t0 0.51 ms at
+ * 2 MiB where the root's link needs 1.68 ms, and the plain call ran
+ * radix_k under every other row's price (issue 16; docs/scale.md,
+ * "radix_k's model without a profile").
  * Traffic: scatter round i, every rank sends k_i - 1 pieces of part_i and
  * reduces as many: P(k_i - 1) messages, 2P(k_i - 1) part_i bytes; gather
  * round i, s_i (k_i - 1) senders (those of the s_{i+1} still in with
