@@ -54,6 +54,16 @@ double papc_gamma_of(const papc_gamma *g, int p) {
     return g->g[g->n] + slope * (p - g->n);
 }
 
+/* No measured γ: γ ≡ 1 says p - 1 messages posted at once cost one, which
+ * holds for latencies that overlap but not for bytes that share a link
+ * (SMPI's links, and a NIC, carry one byte stream at a time); p - 1 is
+ * the link's bound, the same as a fan-in fully serialized.  A measured
+ * curve is kept as fitted: papc-tune fitted each row's α, β with it. */
+double papc_gamma_or_link(const papc_gamma *g, int p) {
+    if (g && g->n >= 3) return papc_gamma_of(g, p);
+    return p <= 2 ? 1.0 : p - 1.0;
+}
+
 double papc_model_time(papc_terms t, papc_params ab, double gamma_op,
                        double copy) {
     return t.alpha * ab.alpha + t.beta * ab.beta + t.gamma_op * gamma_op +

@@ -49,6 +49,13 @@ typedef struct papc_gamma {
 } papc_gamma;
 
 double papc_gamma_of(const papc_gamma *g, int p);
+/* γ(p) of a measured curve (g->n >= 3: a profile's fit, as papc_gamma_of);
+ * without one (g NULL or n < 3) p - 1, not 1: the p - 1 messages one
+ * process receives (or sends) at once all pass its one link, so their
+ * bytes take p - 1 times one message's.  For the models whose whole volume
+ * moves in such exchanges (reduce radix_k), where γ ≡ 1 would price them
+ * below what the link can carry. */
+double papc_gamma_or_link(const papc_gamma *g, int p);
 
 /* What a model may know of a call: only what every rank knows. */
 typedef struct papc_model_in {

@@ -5,12 +5,16 @@
  *  - every row of both tables has its model, named by the row;
  *  - m = 0 costs nothing and P = 1 one copy of m (src/core/call.c serves
  *    both before any algorithm runs), for every row;
- *  - each model against terms computed by hand, γ(p) ≡ 1, for P = 2, 3, 4,
+ *  - each model against terms computed by hand, γ(p) ≡ 1 (radix_k's
+ *    exchanges γ(k) = k - 1: without a profile they are link-bound,
+ *    papc_gamma_or_link), for P = 2, 3, 4,
  *    5, 6, 8, 12, 16 and m = 64 B (m_s = 8 KiB), 1 MiB with m_s = 8 KiB and
  *    m_s = 0: the tables below give each row's arithmetic (Python was the
  *    calculator; the structure of each row -- tree paths, factors, p',
  *    segment counts -- is written out by hand in the comments);
- *  - γ(p) = p - 1 (fully serialized fan-outs) where the models use it,
+ *  - γ(p) = p - 1 (fully serialized fan-outs) where the models use it;
+ *    radix_k at P = 512, 2 MiB without a profile at least what the root's
+ *    link must carry, and a profile's measured γ kept as it is;
  *    non-commutative copies, the knobs the runs read (PAPC_RADIX_K,
  *    PAPC_SEGSIZE and PAPC_CLV_SEGMENTS for Clairvoyant);
  *  - the models against the code they come from: Clairvoyant's round count
@@ -385,58 +389,62 @@ static const model_case reduce_ring_cases[] = {
     /* a=(16-1)+1, b=(16-1)*1048576/16+1048576/16, g=(16-1)/16*1048576 */
     {16, 1048576, 0, 16.0, 1048576.0, 983040.0, 0.0},
 };
-/* reduce_radix_k: T = Σ_i [2(α + part_i β) + (k_i-1) part_i γ_op], part_i = m/(k_0..k_i);
- * default 8,4,2 factors: 2:[2] 3:[3] 4:[4] 5:[5] 6:[2,3] 8:[8] 12:[4,3] 16:[8,2]. */
+/* reduce_radix_k without a profile: γ(k) = k - 1 (papc_gamma_or_link: the
+ * k - 1 pieces of a round share the receiver's link), part_i = m/(k_0..k_i):
+ *   T = Σ_i [2(k_i-1)(α + part_i β) + (k_i-1) part_i γ_op],
+ * β telescoping to 2(P-1)/P m; default 8,4,2 factors: 2:[2] 3:[3] 4:[4]
+ * 5:[5] 6:[2,3] 8:[8] 12:[4,3] 16:[8,2]. */
 static const model_case reduce_radix_k_cases[] = {
-    /* factors [2]: k=2 part=64/2; a=2/round, b=2*part, g=(k-1)*part */
+    /* factors [2]: k=2 part=64/2; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
     {2, 64, 8192, 2.0, 64.0, 32.0, 0.0},
-    /* factors [2]: k=2 part=1048576/2; a=2/round, b=2*part, g=(k-1)*part */
+    /* factors [2]: k=2 part=1048576/2; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
     {2, 1048576, 8192, 2.0, 1048576.0, 524288.0, 0.0},
-    /* factors [2]: k=2 part=1048576/2; a=2/round, b=2*part, g=(k-1)*part */
+    /* factors [2]: k=2 part=1048576/2; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
     {2, 1048576, 0, 2.0, 1048576.0, 524288.0, 0.0},
-    /* factors [3]: k=3 part=64/3; a=2/round, b=2*part, g=(k-1)*part */
-    {3, 64, 8192, 2.0, 42.666666666666664, 42.666666666666664, 0.0},
-    /* factors [3]: k=3 part=1048576/3; a=2/round, b=2*part, g=(k-1)*part */
-    {3, 1048576, 8192, 2.0, 699050.6666666666, 699050.6666666666, 0.0},
-    /* factors [3]: k=3 part=1048576/3; a=2/round, b=2*part, g=(k-1)*part */
-    {3, 1048576, 0, 2.0, 699050.6666666666, 699050.6666666666, 0.0},
-    /* factors [4]: k=4 part=64/4; a=2/round, b=2*part, g=(k-1)*part */
-    {4, 64, 8192, 2.0, 32.0, 48.0, 0.0},
-    /* factors [4]: k=4 part=1048576/4; a=2/round, b=2*part, g=(k-1)*part */
-    {4, 1048576, 8192, 2.0, 524288.0, 786432.0, 0.0},
-    /* factors [4]: k=4 part=1048576/4; a=2/round, b=2*part, g=(k-1)*part */
-    {4, 1048576, 0, 2.0, 524288.0, 786432.0, 0.0},
-    /* factors [5]: k=5 part=64/5; a=2/round, b=2*part, g=(k-1)*part */
-    {5, 64, 8192, 2.0, 25.6, 51.2, 0.0},
-    /* factors [5]: k=5 part=1048576/5; a=2/round, b=2*part, g=(k-1)*part */
-    {5, 1048576, 8192, 2.0, 419430.4, 838860.8, 0.0},
-    /* factors [5]: k=5 part=1048576/5; a=2/round, b=2*part, g=(k-1)*part */
-    {5, 1048576, 0, 2.0, 419430.4, 838860.8, 0.0},
-    /* factors [2, 3]: k=2 part=64/2, k=3 part=64/6; a=2/round, b=2*part, g=(k-1)*part */
-    {6, 64, 8192, 4.0, 85.33333333333333, 53.33333333333333, 0.0},
-    /* factors [2, 3]: k=2 part=1048576/2, k=3 part=1048576/6; a=2/round, b=2*part, g=(k-1)*part */
-    {6, 1048576, 8192, 4.0, 1398101.3333333333, 873813.3333333333, 0.0},
-    /* factors [2, 3]: k=2 part=1048576/2, k=3 part=1048576/6; a=2/round, b=2*part, g=(k-1)*part */
-    {6, 1048576, 0, 4.0, 1398101.3333333333, 873813.3333333333, 0.0},
-    /* factors [8]: k=8 part=64/8; a=2/round, b=2*part, g=(k-1)*part */
-    {8, 64, 8192, 2.0, 16.0, 56.0, 0.0},
-    /* factors [8]: k=8 part=1048576/8; a=2/round, b=2*part, g=(k-1)*part */
-    {8, 1048576, 8192, 2.0, 262144.0, 917504.0, 0.0},
-    /* factors [8]: k=8 part=1048576/8; a=2/round, b=2*part, g=(k-1)*part */
-    {8, 1048576, 0, 2.0, 262144.0, 917504.0, 0.0},
-    /* factors [4, 3]: k=4 part=64/4, k=3 part=64/12; a=2/round, b=2*part, g=(k-1)*part */
-    {12, 64, 8192, 4.0, 42.666666666666664, 58.666666666666664, 0.0},
-    /* factors [4, 3]: k=4 part=1048576/4, k=3 part=1048576/12; a=2/round, b=2*part, g=(k-1)*part */
-    {12, 1048576, 8192, 4.0, 699050.6666666666, 961194.6666666666, 0.0},
-    /* factors [4, 3]: k=4 part=1048576/4, k=3 part=1048576/12; a=2/round, b=2*part, g=(k-1)*part */
-    {12, 1048576, 0, 4.0, 699050.6666666666, 961194.6666666666, 0.0},
-    /* factors [8, 2]: k=8 part=64/8, k=2 part=64/16; a=2/round, b=2*part, g=(k-1)*part */
-    {16, 64, 8192, 4.0, 24.0, 60.0, 0.0},
-    /* factors [8, 2]: k=8 part=1048576/8, k=2 part=1048576/16; a=2/round, b=2*part, g=(k-1)*part */
-    {16, 1048576, 8192, 4.0, 393216.0, 983040.0, 0.0},
-    /* factors [8, 2]: k=8 part=1048576/8, k=2 part=1048576/16; a=2/round, b=2*part, g=(k-1)*part */
-    {16, 1048576, 0, 4.0, 393216.0, 983040.0, 0.0},
+    /* factors [3]: k=3 part=64/3; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {3, 64, 8192, 4.0, 85.33333333333333, 42.666666666666664, 0.0},
+    /* factors [3]: k=3 part=1048576/3; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {3, 1048576, 8192, 4.0, 1398101.3333333333, 699050.6666666666, 0.0},
+    /* factors [3]: k=3 part=1048576/3; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {3, 1048576, 0, 4.0, 1398101.3333333333, 699050.6666666666, 0.0},
+    /* factors [4]: k=4 part=64/4; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {4, 64, 8192, 6.0, 96.0, 48.0, 0.0},
+    /* factors [4]: k=4 part=1048576/4; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {4, 1048576, 8192, 6.0, 1572864.0, 786432.0, 0.0},
+    /* factors [4]: k=4 part=1048576/4; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {4, 1048576, 0, 6.0, 1572864.0, 786432.0, 0.0},
+    /* factors [5]: k=5 part=64/5; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {5, 64, 8192, 8.0, 102.4, 51.2, 0.0},
+    /* factors [5]: k=5 part=1048576/5; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {5, 1048576, 8192, 8.0, 1677721.6, 838860.8, 0.0},
+    /* factors [5]: k=5 part=1048576/5; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {5, 1048576, 0, 8.0, 1677721.6, 838860.8, 0.0},
+    /* factors [2, 3]: k=2 part=64/2, k=3 part=64/6; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {6, 64, 8192, 6.0, 106.66666666666667, 53.333333333333336, 0.0},
+    /* factors [2, 3]: k=2 part=1048576/2, k=3 part=1048576/6; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {6, 1048576, 8192, 6.0, 1747626.6666666667, 873813.3333333334, 0.0},
+    /* factors [2, 3]: k=2 part=1048576/2, k=3 part=1048576/6; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {6, 1048576, 0, 6.0, 1747626.6666666667, 873813.3333333334, 0.0},
+    /* factors [8]: k=8 part=64/8; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {8, 64, 8192, 14.0, 112.0, 56.0, 0.0},
+    /* factors [8]: k=8 part=1048576/8; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {8, 1048576, 8192, 14.0, 1835008.0, 917504.0, 0.0},
+    /* factors [8]: k=8 part=1048576/8; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {8, 1048576, 0, 14.0, 1835008.0, 917504.0, 0.0},
+    /* factors [4, 3]: k=4 part=64/4, k=3 part=64/12; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {12, 64, 8192, 10.0, 117.33333333333333, 58.666666666666664, 0.0},
+    /* factors [4, 3]: k=4 part=1048576/4, k=3 part=1048576/12; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {12, 1048576, 8192, 10.0, 1922389.3333333333, 961194.6666666666, 0.0},
+    /* factors [4, 3]: k=4 part=1048576/4, k=3 part=1048576/12; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {12, 1048576, 0, 10.0, 1922389.3333333333, 961194.6666666666, 0.0},
+    /* factors [8, 2]: k=8 part=64/8, k=2 part=64/16; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {16, 64, 8192, 16.0, 120.0, 60.0, 0.0},
+    /* factors [8, 2]: k=8 part=1048576/8, k=2 part=1048576/16; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {16, 1048576, 8192, 16.0, 1966080.0, 983040.0, 0.0},
+    /* factors [8, 2]: k=8 part=1048576/8, k=2 part=1048576/16; a=2(k-1)/round, b=2(k-1)*part, g=(k-1)*part */
+    {16, 1048576, 0, 16.0, 1966080.0, 983040.0, 0.0},
 };
+
 /* reduce_clairvoyant: T = (α + 8(2P+1)β) + R(α + m/N(β+γ)) + 2mδ, R = N + L - 1,
  * N = max(1, m/64512, sqrt(L m (1.3e-10 + 2.5e-10)/0.8e-6)) (4.75e-4 = 3.8e-10/0.8e-6). */
 static const model_case reduce_clairvoyant_cases[] = {
@@ -1046,6 +1054,92 @@ static void test_gamma(void **state) {
                  2 * MIB);
 }
 
+/* ---- radix_k without a profile: link-bound (issue 16) ------------------ */
+
+/* papc_gamma_or_link: a measured curve (n >= 3) as papc_gamma_of, else
+ * p - 1 (1 for p <= 2). */
+static void test_gamma_or_link(void **state) {
+    (void)state;
+    papc_gamma two, g = serial_gamma();
+    memset(&two, 0, sizeof two);
+    two.n = 2; /* measured at P = 2 only: no curve */
+    two.g[2] = 1;
+    for (int p = 0; p <= 2; p++) {
+        assert_true(close_to(papc_gamma_or_link(NULL, p), 1));
+        assert_true(close_to(papc_gamma_or_link(&two, p), 1));
+    }
+    for (int p = 3; p <= 600; p++) {
+        assert_true(close_to(papc_gamma_or_link(NULL, p), p - 1));
+        assert_true(close_to(papc_gamma_or_link(&two, p), p - 1));
+        assert_true(close_to(papc_gamma_or_link(&g, p), papc_gamma_of(&g, p)));
+    }
+    /* a flat measured curve stays flat: the profile's, not the link's */
+    papc_gamma flat;
+    memset(&flat, 0, sizeof flat);
+    flat.n = 8;
+    for (int p = 2; p <= 8; p++) flat.g[p] = 1;
+    assert_true(close_to(papc_gamma_or_link(&flat, 8), 1));
+    assert_true(close_to(papc_gamma_or_link(&flat, 100), 1));
+}
+
+/* Fig. 10's setting at 512 (docs/scale.md): P = 512 = 8·8·8, 2 MiB, no
+ * profile.  In each round a process takes k - 1 = 7 pieces at once
+ * through its one link; in the gather's last round the root takes 7
+ * pieces of m/8, and over the three rounds (P-1)/P m.  Hand terms: parts
+ * m/8, m/64, m/512; α = 2·3·7 = 42, β = 2·7(m/8 + m/64 + m/512) =
+ * 2·(511/512)m = 4186112, γ_op = 7(m/8 + m/64 + m/512) = 2093056.  Under
+ * the monitor's cross-node fit of that run (α 5.02 µs, β 0.799 ns/B,
+ * γ_op 1.91e-14 s/B) t0 = 0.211 + 3.345 + 0.00004 = 3.556 ms; with
+ * γ ≡ 1 it was 0.508 ms, under the root's own 1.68 ms. */
+static void test_radix_k_link_bound(void **state) {
+    (void)state;
+    const double m = 2 * MIB, piece = m / 8, P = 512;
+    papc_terms t = run_model(papc_reduce_radix_k_model, 512, m, 0, 1, NULL);
+    expect_terms("radix_k P=512 no profile", 512, m, 0, t, 42, 4186112,
+                 2093056, 0);
+    papc_params ab = {5.02e-6, 0.799e-9, 0, 0};
+    double T = papc_model_time(t, ab, 1.91e-14, 0);
+    assert_true(T >= (8 - 1) * piece * ab.beta); /* one round at the root */
+    assert_true(T >= (P - 1) / P * m * ab.beta); /* the root's whole gather */
+    assert_true(fabs(T - 3.5558e-3) < 1e-6);
+    /* the same at every P the default factors: link-bound both phases */
+    static const int Ps[] = {3, 7, 12, 48, 64, 100, 512, 1024, 4096};
+    for (size_t i = 0; i < COUNT(Ps); i++) {
+        double p = Ps[i];
+        t = run_model(papc_reduce_radix_k_model, Ps[i], m, 0, 1, NULL);
+        assert_true(close_to(t.beta, 2 * (p - 1) / p * m));
+    }
+}
+
+/* A profile's measured γ is the profile's: radix_k prices γ(k) as fitted
+ * (papc-tune fitted the row's α, β with it), below k - 1 or even 1. */
+static void test_radix_k_profile_gamma(void **state) {
+    (void)state;
+    papc_gamma g;
+    memset(&g, 0, sizeof g);
+    g.n = 8;
+    for (int p = 2; p <= 8; p++) g.g[p] = 1 + 0.5 * (p - 2); /* γ(8) = 4 */
+    /* P = 64 = 8·8, 1 MiB: parts m/8, m/64: α = 2·2·4 = 16, β =
+     * 2·4(m/8 + m/64) = 9m/8, γ_op = 7(m/8 + m/64) = 63m/64. */
+    papc_terms t = run_model(papc_reduce_radix_k_model, 64, MIB, 0, 1, &g);
+    expect_terms("radix_k P=64 γ(8)=4", 64, MIB, 0, t, 16, 9 * MIB / 8,
+                 63 * MIB / 64, 0);
+    /* measured flat, γ(8) = 1: the one-message price stays. */
+    for (int p = 2; p <= 8; p++) g.g[p] = 1;
+    t = run_model(papc_reduce_radix_k_model, 64, MIB, 0, 1, &g);
+    expect_terms("radix_k P=64 γ ≡ 1 measured", 64, MIB, 0, t, 4,
+                 9 * MIB / 32, 63 * MIB / 64, 0);
+    /* beyond the measured range, papc_gamma_of's line: n = 4, γ(3) = 1.5,
+     * γ(4) = 2, so γ(8) = 2 + 4·0.5 = 4; P = 512: α = 2·3·4 = 24, β =
+     * 2·4(m/8 + m/64 + m/512) = 8·73m/512. */
+    memset(&g, 0, sizeof g);
+    g.n = 4;
+    g.g[2] = 1, g.g[3] = 1.5, g.g[4] = 2;
+    t = run_model(papc_reduce_radix_k_model, 512, MIB, 0, 1, &g);
+    expect_terms("radix_k P=512 γ extrapolated", 512, MIB, 0, t, 24,
+                 8 * 73 * MIB / 512, 511 * MIB / 512, 0);
+}
+
 /* ---- non-commutative ops ----------------------------------------------- */
 
 static void test_noncommutative(void **state) {
@@ -1087,10 +1181,12 @@ static void test_knobs(void **state) {
     t = run_model(papc_reduce_radix_k_model, 8, MIB, 0, 1, NULL);
     expect_terms("radix_k PAPC_RADIX_K=2", 8, MIB, 0, t, 6, 7 * MIB / 4,
                  7 * MIB / 8, 0);
-    /* an invalid list means the default: 8 is one group of 8. */
+    /* an invalid list means the default: 8 is one group of 8, its 7
+     * pieces of m/8 through one link each way (no profile: γ(8) = 7):
+     * α = 2*7, β = 2*7m/8 = 7m/4, γ_op = 7m/8. */
     setenv("PAPC_RADIX_K", "1,x", 1);
     t = run_model(papc_reduce_radix_k_model, 8, MIB, 0, 1, NULL);
-    expect_terms("radix_k invalid list", 8, MIB, 0, t, 2, MIB / 4,
+    expect_terms("radix_k invalid list", 8, MIB, 0, t, 14, 7 * MIB / 4,
                  7 * MIB / 8, 0);
     unsetenv("PAPC_RADIX_K");
     /* PAPC_SEGSIZE set: Clairvoyant cuts m_s segments, P = 4 (L = 2),
@@ -1461,6 +1557,9 @@ int main(void) {
         cmocka_unit_test_setup(test_reduce_tables, clear_knobs),
         cmocka_unit_test_setup(test_allreduce_tables, clear_knobs),
         cmocka_unit_test_setup(test_gamma, clear_knobs),
+        cmocka_unit_test_setup(test_gamma_or_link, clear_knobs),
+        cmocka_unit_test_setup(test_radix_k_link_bound, clear_knobs),
+        cmocka_unit_test_setup(test_radix_k_profile_gamma, clear_knobs),
         cmocka_unit_test_setup(test_noncommutative, clear_knobs),
         cmocka_unit_test_setup(test_knobs, clear_knobs),
         cmocka_unit_test_setup(test_clv_rounds, clear_knobs),

@@ -249,6 +249,15 @@ int papc_reduce_radix_k(const papc_call *c) {
  * theirs (blocking) once their own later rounds are in.  No copy (the
  * first piece lands in the accumulator).  Ignores m_s.  Reads PAPC_RADIX_K
  * as the run does (equal on every rank).  Commutative ops only.
+ * γ(k_i) is the profile's measured curve, kept as papc-tune fitted the
+ * row's α, β with it; without one it is k_i - 1 (papc_gamma_or_link), not
+ * 1: the k_i - 1 pieces come in through the receiver's one link (and go
+ * out through the sender's), so the β terms telescope to (P-1)/P m per
+ * phase, what the root alone must take.  γ ≡ 1 priced each round as one
+ * message of part_i, 0.143 m per phase at 512 = 8·8·8: t0 0.51 ms at
+ * 2 MiB where the root's link needs 1.68 ms, and the plain call ran
+ * radix_k under every other row's price (issue 16; docs/scale.md,
+ * "radix_k's model without a profile").
  * Traffic: scatter round i, every rank sends k_i - 1 pieces of part_i and
  * reduces as many: P(k_i - 1) messages, 2P(k_i - 1) part_i bytes; gather
  * round i, s_i (k_i - 1) senders (those of the s_{i+1} still in with
@@ -263,8 +272,8 @@ papc_terms papc_reduce_radix_k_model(const papc_model_in *in) {
     for (int i = 0; i < r.nrounds; i++) {
         int k = r.k[i];
         double part = in->m / r.stride[i + 1];
-        papc_terms exchange =
-            papc_terms_scale(papc_msg(part), papc_model_g(in, k));
+        double g = papc_gamma_or_link(in->gamma, k);
+        papc_terms exchange = papc_terms_scale(papc_msg(part), g);
         t = papc_terms_axpy(t, 2, exchange); /* scatter and gather */
         t.gamma_op += (k - 1) * part;
         double scatter = (double)in->P * (k - 1);
