@@ -217,13 +217,16 @@ static int comm_nodes(const papc_call *c, const papc_clv_nodes **out) {
 
 #define CLV_NODE_SUB 0
 
+/* The labels come after papc_arrival_begin: their first computation
+ * synchronises the ranks (an allgather), which must not move the arrival
+ * the call records. */
 int papc_reduce_clairvoyant_node(const papc_call *c) {
-    const papc_clv_nodes *nodes = NULL;
-    int rc = comm_nodes(c, &nodes);
-    if (rc != MPI_SUCCESS) return rc;
     papc_arrival a;
-    rc = papc_arrival_begin(c, PAPC_ORDER_AGREED, c->root, &a);
+    int rc = papc_arrival_begin(c, PAPC_ORDER_AGREED, c->root, &a);
     if (rc != MPI_SUCCESS) return rc;
+    const papc_clv_nodes *nodes = NULL;
+    rc = comm_nodes(c, &nodes);
+    if (rc != MPI_SUCCESS) return papc_arrival_end(c, &a, rc);
     int in_place = c->rank == c->root && c->sendbuf == MPI_IN_PLACE;
     const void *input = in_place ? c->recvbuf : c->sendbuf;
     rc = nodes ? papc_clv_reduce_exec_nodes(c, &a, c->root, input,
