@@ -60,6 +60,7 @@ int papc_reduce_rabenseifner(const papc_call *c);
 int papc_reduce_ring(const papc_call *c);
 int papc_reduce_radix_k(const papc_call *c);
 int papc_reduce_clairvoyant(const papc_call *c);
+int papc_reduce_clairvoyant_node(const papc_call *c);
 /* Their cost models (issue 12; model/model.h), beside each run function. */
 papc_terms papc_reduce_basic_linear_model(const papc_model_in *in);
 papc_terms papc_reduce_binomial_model(const papc_model_in *in);
@@ -67,6 +68,7 @@ papc_terms papc_reduce_rabenseifner_model(const papc_model_in *in);
 papc_terms papc_reduce_ring_model(const papc_model_in *in);
 papc_terms papc_reduce_radix_k_model(const papc_model_in *in);
 papc_terms papc_reduce_clairvoyant_model(const papc_model_in *in);
+papc_terms papc_reduce_clairvoyant_node_model(const papc_model_in *in);
 
 int papc_allreduce_basic_linear(const papc_call *c);
 int papc_allreduce_recursive_doubling(const papc_call *c);

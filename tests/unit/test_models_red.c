@@ -107,6 +107,7 @@ static const named_model reduce_models[] = {
     {"ring", papc_reduce_ring_model},
     {"radix_k", papc_reduce_radix_k_model},
     {"clairvoyant", papc_reduce_clairvoyant_model},
+    {"clairvoyant_node", papc_reduce_clairvoyant_node_model},
 };
 
 static const named_model allreduce_models[] = {

@@ -38,5 +38,12 @@ const papc_alg_desc papc_reduce_algs[] = {
       "prediction (Marendic et al.; Proficz & Ocetkiewicz)"},
      papc_reduce_clairvoyant,
      papc_reduce_clairvoyant_model},
+    {{PAPC_REDUCE, "clairvoyant_node", "clvn clv_node",
+      PAPC_RESTRICT_COMMUTATIVE,
+      PAPC_FLAG_ARRIVAL_AWARE | PAPC_FLAG_SEGMENTED | PAPC_FLAG_NONBLOCKING,
+      "Clairvoyant within each node to a leader, then among the leaders "
+      "(one vector per node crosses the network; issue 16)"},
+     papc_reduce_clairvoyant_node,
+     papc_reduce_clairvoyant_node_model},
 };
 const int papc_reduce_nalgs = sizeof papc_reduce_algs / sizeof *papc_reduce_algs;

@@ -98,6 +98,7 @@
 
 #include "clairvoyant.h"
 #include "clairvoyant/cache.h"
+#include "clairvoyant/node.h"
 #include "clairvoyant/schedule.h"
 #include "model/arrival_model.h"
 #include "topo/prr.h"
@@ -155,12 +156,19 @@ static int arrival_vector(const papc_call *c, const papc_arrival *a,
 }
 
 static void print_view(const papc_call *c, int root, int N, double d,
-                       const papc_clv_plan *s, const char *cache) {
+                       const papc_clv_plan *s, const char *cache,
+                       const papc_clv_nodes *nodes) {
     const char *v = getenv("PAPC_VERBOSE");
     if (!v || !*v || *v == '0' || c->rank != root) return;
-    fprintf(stderr, "papcoll: clairvoyant P=%d N=%d d=%g rounds=%d "
-            "events=%zu schedule=%s\n", c->size, N, d, s->rounds,
-            s->nevents_total, cache);
+    if (nodes)
+        fprintf(stderr, "papcoll: clairvoyant_node P=%d nodes=%d "
+                "largest=%d N=%d d=%g rounds=%d events=%zu schedule=%s\n",
+                c->size, nodes->G, nodes->nmax, N, d, s->rounds,
+                s->nevents_total, cache);
+    else
+        fprintf(stderr, "papcoll: clairvoyant P=%d N=%d d=%g rounds=%d "
+                "events=%zu schedule=%s\n", c->size, N, d, s->rounds,
+                s->nevents_total, cache);
 }
 
 /* ---- the schedule cache (issue 15; src/clairvoyant/cache.h) ----------
@@ -223,13 +231,18 @@ void papc_clv_cache_counters(long long *hits, long long *misses,
     if (generated) *generated = atomic_load(&n_generated);
 }
 
-/* Generates this rank's plan for whole-round arrivals q into *own.  The
- * generator refuses no such input (whole rounds within 256(P + 1), see
- * arrival_vector): a failure is out of memory, as for any buffer here. */
+/* Generates this rank's plan for whole-round arrivals q into *own: the
+ * plain schedule, or with nodes the two-stage one of clairvoyant_node
+ * (src/clairvoyant/node.h).  The generator refuses no such input (whole
+ * rounds within 256(P + 1), see arrival_vector): a failure is out of
+ * memory, as for any buffer here. */
 static int generate_plan(const papc_call *c, const int32_t *q, int N,
-                         int root, papc_clv_plan *own) {
+                         int root, const papc_clv_nodes *nodes,
+                         papc_clv_plan *own) {
     atomic_fetch_add(&n_generated, 1);
-    if (papc_clv_plan_quantised(q, c->size, N, root, c->rank, own) != 0)
+    if ((nodes ? papc_clv_node_plan(nodes, q, N, root, c->rank, own)
+               : papc_clv_plan_quantised(q, c->size, N, root, c->rank,
+                                         own)) != 0)
         return papc_error(MPI_ERR_NO_MEM, "clairvoyant schedule (P=%d "
                           "N=%d)", c->size, N);
     return MPI_SUCCESS;
@@ -240,7 +253,8 @@ static int generate_plan(const papc_call *c, const int32_t *q, int N,
  * before at this site, else generated (and cached).  *use points into the
  * cache or at *own (which the caller frees); *how says which. */
 static int get_plan(const papc_call *c, const double *arrival, double d,
-                    int N, int root, long long bytes, papc_clv_plan *own,
+                    int N, int root, long long bytes,
+                    const papc_clv_nodes *nodes, papc_clv_plan *own,
                     const papc_clv_plan **use, const char **how) {
     int P = c->size;
     int32_t *q = malloc((size_t)P * sizeof *q);
@@ -251,7 +265,10 @@ static int get_plan(const papc_call *c, const double *arrival, double d,
     if (papc_clv_quantise(arrival, P, d, q) != 0)
         for (int i = 0; i < P; i++) q[i] = 0;
     papc_clv_cache *cache = comm_cache(c);
-    const papc_clv_site_key site = {(int)c->coll, P, N, bytes};
+    /* clairvoyant_node's plans are other plans of the same (root, q): a
+     * site of their own (its labels are fixed per communicator) */
+    const papc_clv_site_key site = {
+        (int)c->coll + (nodes ? PAPC_CLV_NODE_SITE : 0), P, N, bytes};
     const papc_clv_plan *hit = papc_clv_cache_find(cache, &site, root, q);
     int rc = MPI_SUCCESS;
     if (hit) {
@@ -260,7 +277,7 @@ static int get_plan(const papc_call *c, const double *arrival, double d,
         *how = "cached";
     } else {
         if (cache) atomic_fetch_add(&n_misses, 1);
-        rc = generate_plan(c, q, N, root, own);
+        rc = generate_plan(c, q, N, root, nodes, own);
         *use = own;
         *how = cache ? "generated" : "generated (no cache)";
         papc_clv_cache_stats before, after;
@@ -495,15 +512,20 @@ static int receive_count(const papc_clv_plan *s) {
     return n;
 }
 
-int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
-                         const void *input, void *output, int sub) {
+/* The executor of both rows: nodes NULL runs the plain schedule, else
+ * clairvoyant_node's two-stage one, whose plan takes the busy beta over
+ * the largest node's ranks (clairvoyant_node.c says why). */
+static int clv_exec_run(const papc_call *c, const papc_arrival *a, int root,
+                        const void *input, void *output, int sub,
+                        const papc_clv_nodes *nodes) {
     MPI_Datatype t = c->sendtype;
     int P = c->size, count = c->sendcount;
     if (count <= 0) return MPI_SUCCESS;
     clv_exec x = {.c = c, .t = t, .count = count, .sub = sub};
     papc_clv_round plan;
-    if (papc_clv_plan_for(c, a->alpha_busy, a->beta_busy, a->gamma, &plan) !=
-        0)
+    double beta = a->beta_busy;
+    if (nodes && nodes->G > 1 && nodes->nmax > 1) beta /= nodes->nmax;
+    if (papc_clv_plan_for(c, a->alpha_busy, beta, a->gamma, &plan) != 0)
         return papc_error(MPI_ERR_INTERN, "clairvoyant: no plan");
     x.elems = (int)plan.elems;
     x.N = plan.N;
@@ -523,9 +545,9 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     if (rc == MPI_SUCCESS) rc = arrival_vector(c, a, d_plan, x.N, arrival);
     if (rc == MPI_SUCCESS)
         rc = get_plan(c, arrival, d_plan, x.N, root,
-                      (long long)count * (long long)papc_type_size(t), &own,
-                      &s, &how);
-    if (rc == MPI_SUCCESS) print_view(c, root, x.N, d_plan, s, how);
+                      (long long)count * (long long)papc_type_size(t), nodes,
+                      &own, &s, &how);
+    if (rc == MPI_SUCCESS) print_view(c, root, x.N, d_plan, s, how, nodes);
     /* Receives posted ahead: up to the vector's size in slots. */
     int nrecv = rc == MPI_SUCCESS ? receive_count(s) : 0;
     x.W = nrecv < x.N ? nrecv : x.N;
@@ -572,6 +594,17 @@ int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
     free(x.recv_req);
     free(x.pending_of);
     return rc;
+}
+
+int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
+                         const void *input, void *output, int sub) {
+    return clv_exec_run(c, a, root, input, output, sub, NULL);
+}
+
+int papc_clv_reduce_exec_nodes(const papc_call *c, const papc_arrival *a,
+                               int root, const void *input, void *output,
+                               int sub, const papc_clv_nodes *nodes) {
+    return clv_exec_run(c, a, root, input, output, sub, nodes);
 }
 
 #define CLV_SUB 0

@@ -12,6 +12,16 @@
  * every rank with the same root, a and c->segsize. */
 int papc_clv_reduce_exec(const papc_call *c, const papc_arrival *a, int root,
                          const void *input, void *output, int sub);
+/* The same with the two-stage plan of reduce clairvoyant_node (within each
+ * node of *nodes to its leader, then among the leaders:
+ * src/clairvoyant/node.h), from the same agreed view; *nodes must be the
+ * same on every rank (clairvoyant_node.c).  Its plans are cached under a
+ * site of their own (collective + PAPC_CLV_NODE_SITE). */
+struct papc_clv_nodes;
+#define PAPC_CLV_NODE_SITE 0x10000
+int papc_clv_reduce_exec_nodes(const papc_call *c, const papc_arrival *a,
+                               int root, const void *input, void *output,
+                               int sub, const struct papc_clv_nodes *nodes);
 /* Process-wide counts of the executor's schedule cache (issue 15): plans
  * found cached, looked up and not found (with a cache), evicted, and
  * schedules generated (with or without a cache).  For tests and tools;
