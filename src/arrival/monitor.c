@@ -510,31 +510,8 @@ static double fit_slope(const double tmin[2]) {
  * 2 cores (docs/scale.md). */
 static int busy_partners(MPI_Comm comm, int rank, int size, int node_size,
                          int peer[2], int *quiet_peer) {
-    int mine = -1;
     peer[0] = peer[1] = -1;
     *quiet_peer = -1;
-    if (node_size > 0) {
-        mine = rank / node_size;
-        papc_mon.fit_mode = 1;
-    } else {
-        MPI_Comm node = MPI_COMM_NULL;
-        if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                                 &node) == MPI_SUCCESS &&
-            node != MPI_COMM_NULL) {
-            MPI_Group gc, gn;
-            int zero = 0, lead = MPI_UNDEFINED;
-            if (MPI_Comm_group(comm, &gc) == MPI_SUCCESS) {
-                if (MPI_Comm_group(node, &gn) == MPI_SUCCESS) {
-                    MPI_Group_translate_ranks(gn, 1, &zero, gc, &lead);
-                    MPI_Group_free(&gn);
-                }
-                MPI_Group_free(&gc);
-            }
-            if (lead != MPI_UNDEFINED && lead >= 0 && lead < size) mine = lead;
-            MPI_Comm_free(&node);
-        }
-        papc_mon.fit_mode = 2;
-    }
     int *lab = malloc(4 * (size_t)size * sizeof *lab);
     int ok = lab != NULL, all_ok = 0;
     int rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
@@ -543,16 +520,11 @@ static int busy_partners(MPI_Comm comm, int rank, int size, int node_size,
         return papc_error(MPI_ERR_NO_MEM, "busy-fit pairing");
     }
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Allgather(&mine, 1, MPI_INT, lab, 1, MPI_INT, comm);
+        rc = papc_node_labels(comm, rank, size, node_size, lab,
+                              &papc_mon.fit_mode);
     if (rc != MPI_SUCCESS) {
         free(lab);
         return papc_mpi_error(rc, "busy-fit node labels");
-    }
-    int known = 1;
-    for (int r = 0; r < size; r++) known &= lab[r] >= 0;
-    if (!known) {
-        for (int r = 0; r < size; r++) lab[r] = r;
-        papc_mon.fit_mode = 3;
     }
     int *first = lab + size, *second = first + size, intra = 0;
     papc_mon.fit_nodes = papc_busy_pairs(size, lab, first, second, &intra);

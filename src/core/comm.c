@@ -169,3 +169,38 @@ int papc_call_tag(unsigned seq) {
      * call for the next 4095 calls. */
     return (int)((seq % 4095u) * PAPC_TAGS_PER_CALL) + 1;
 }
+
+/* The lowest comm rank of this rank's node, -1 when MPI gives none. */
+static int node_lead(MPI_Comm comm, int size) {
+    MPI_Comm node = MPI_COMM_NULL;
+    int lead = MPI_UNDEFINED, zero = 0;
+    if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                             &node) != MPI_SUCCESS ||
+        node == MPI_COMM_NULL)
+        return -1;
+    MPI_Group gc, gn;
+    if (MPI_Comm_group(comm, &gc) == MPI_SUCCESS) {
+        if (MPI_Comm_group(node, &gn) == MPI_SUCCESS) {
+            MPI_Group_translate_ranks(gn, 1, &zero, gc, &lead);
+            MPI_Group_free(&gn);
+        }
+        MPI_Group_free(&gc);
+    }
+    MPI_Comm_free(&node);
+    return lead != MPI_UNDEFINED && lead >= 0 && lead < size ? lead : -1;
+}
+
+int papc_node_labels(MPI_Comm comm, int rank, int size, int node_size,
+                     int *lab, int *how) {
+    int mine = node_size > 0 ? rank / node_size : node_lead(comm, size);
+    *how = node_size > 0 ? 1 : 2;
+    int rc = PMPI_Allgather(&mine, 1, MPI_INT, lab, 1, MPI_INT, comm);
+    if (rc != MPI_SUCCESS) return rc;
+    int known = 1;
+    for (int r = 0; r < size; r++) known &= lab[r] >= 0;
+    if (!known) {
+        for (int r = 0; r < size; r++) lab[r] = r;
+        *how = 3;
+    }
+    return MPI_SUCCESS;
+}

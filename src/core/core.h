@@ -156,6 +156,17 @@ int papc_comm_profile_agreed(MPI_Comm user, unsigned gen, int *same);
 void papc_select_profile_key(unsigned *gen, uint64_t *hash);
 /* Base tag of the seq-th call: messages of different calls never match. */
 int papc_call_tag(unsigned seq);
+/* Agreed node labels of comm's ranks (collective; lab[size] on every
+ * rank, allocated by the caller): with node_size > 0 (PAPC_FIT_NODE_SIZE,
+ * agreed by the caller: a testing knob) rank / node_size, blocks taken as
+ * nodes (*how = 1); else the lowest comm rank of each rank's node,
+ * PMPI_Comm_split_type(MPI_COMM_TYPE_SHARED) with key 0 translated
+ * through the groups (*how = 2); if any rank got none, lab[r] = r, every
+ * rank a node of its own (*how = 3).  One PMPI_Allgather (besides the
+ * split).  The MPI error code, unwrapped.  Used by the monitor's busy fit
+ * and reduce clairvoyant_node, which must group ranks alike. */
+int papc_node_labels(MPI_Comm comm, int rank, int size, int node_size,
+                     int *lab, int *how);
 
 /* ---- point-to-point on the call's comm (p2p.c) ----
  * sub selects one of the call's PAPC_TAGS_PER_CALL tags. */

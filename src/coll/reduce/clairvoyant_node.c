@@ -14,8 +14,8 @@
  * per node crosses the network.
  *
  * The plan (src/clairvoyant/node.h; pure, unit-tested):
- *  - Nodes: the grouping of the arrival monitor's busy fit (monitor.c,
- *    busy_partners): PAPC_FIT_NODE_SIZE=k (the least value over the ranks;
+ *  - Nodes: the grouping of the arrival monitor's busy fit, by the same
+ *    function (papc_node_labels, core/comm.c): PAPC_FIT_NODE_SIZE=k (the least value over the ranks;
  *    unset on any rank: 0), blocks of k ranks; else the label of a rank is
  *    its node's lowest rank from PMPI_Comm_split_type(MPI_COMM_TYPE_SHARED);
  *    one allgather agrees the labels; if any rank got none, every rank is a
@@ -132,30 +132,6 @@ static int node_size_knob(void) {
     return *end || k < 0 || k > (1L << 30) ? 0 : (int)k;
 }
 
-/* This rank's label: rank / k with the agreed knob k > 0, else the lowest
- * rank of its node in comm (split_type SHARED, key 0, translated through
- * the groups), -1 when MPI gives none.  As monitor.c's busy_partners. */
-static int my_label(MPI_Comm comm, int rank, int size, int k) {
-    if (k > 0) return rank / k;
-    MPI_Comm node = MPI_COMM_NULL;
-    int lead = MPI_UNDEFINED;
-    if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                             &node) != MPI_SUCCESS ||
-        node == MPI_COMM_NULL)
-        return -1;
-    MPI_Group gc, gn;
-    int zero = 0;
-    if (MPI_Comm_group(comm, &gc) == MPI_SUCCESS) {
-        if (MPI_Comm_group(node, &gn) == MPI_SUCCESS) {
-            MPI_Group_translate_ranks(gn, 1, &zero, gc, &lead);
-            MPI_Group_free(&gn);
-        }
-        MPI_Group_free(&gc);
-    }
-    MPI_Comm_free(&node);
-    return lead != MPI_UNDEFINED && lead >= 0 && lead < size ? lead : -1;
-}
-
 /* c's node grouping, computed at the first call on c->comm (collective:
  * one allreduce, the split, one allgather, one allreduce) and kept with
  * it; *out NULL when it is not usable on some rank (then every rank runs
@@ -178,23 +154,18 @@ static int comm_nodes(const papc_call *c, const papc_clv_nodes **out) {
     int k = node_size_knob(), kall = 0;
     int rc = PMPI_Allreduce(&k, &kall, 1, MPI_INT, MPI_MIN, c->comm);
     if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "clairvoyant_node");
-    int mine = my_label(c->comm, rank, P, kall);
     int *lab = malloc((size_t)P * sizeof *lab);
     na = calloc(1, sizeof *na);
-    int ok = lab && na, all_ok = 0;
+    int ok = lab && na, all_ok = 0, how = 0;
     rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
-    if (rc == MPI_SUCCESS && all_ok)
-        rc = PMPI_Allgather(&mine, 1, MPI_INT, lab, 1, MPI_INT, c->comm);
+    if (rc == MPI_SUCCESS && all_ok)  /* grouped as the busy fit groups */
+        rc = papc_node_labels(c->comm, rank, P, kall, lab, &how);
     if (rc != MPI_SUCCESS) {
         free(lab);
         free(na);
         return papc_mpi_error(rc, "clairvoyant_node: labels");
     }
     if (all_ok) {
-        int known = 1;
-        for (int r = 0; r < P; r++) known &= lab[r] >= 0;
-        if (!known)
-            for (int r = 0; r < P; r++) lab[r] = r;
         ok = papc_clv_nodes_make(P, lab, &na->n) == 0;
         rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
         if (rc != MPI_SUCCESS) {
