@@ -5,19 +5,10 @@
  * around them.
  */
 #include "node.h"
+#include "pairs.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct lr {
-    int label, rank;
-} lr;
-
-static int by_label_rank(const void *a, const void *b) {
-    const lr *x = a, *y = b;
-    if (x->label != y->label) return x->label < y->label ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
-}
 
 void papc_clv_nodes_free(papc_clv_nodes *n) {
     if (!n) return;
@@ -30,7 +21,7 @@ void papc_clv_nodes_free(papc_clv_nodes *n) {
 int papc_clv_nodes_make(int P, const int *label, papc_clv_nodes *out) {
     memset(out, 0, sizeof *out);
     if (P < 1 || !label) return -1;
-    lr *s = malloc((size_t)P * sizeof *s);
+    int *s = malloc((size_t)P * sizeof *s); /* ranks by (label, rank) */
     int *first = malloc((size_t)P * sizeof *first); /* per sorted block */
     out->node = malloc((size_t)P * sizeof *out->node);
     out->member = malloc((size_t)P * sizeof *out->member);
@@ -41,8 +32,12 @@ int papc_clv_nodes_make(int P, const int *label, papc_clv_nodes *out) {
         papc_clv_nodes_free(out);
         return -1;
     }
-    for (int r = 0; r < P; r++) s[r] = (lr){label[r], r};
-    qsort(s, (size_t)P, sizeof *s, by_label_rank);
+    if (papc_ranks_by_label(P, label, s) != 0) {
+        free(s);
+        free(first);
+        papc_clv_nodes_free(out);
+        return -1;
+    }
     /* Blocks of equal labels, each ascending by rank; a block's lowest
      * rank is its first.  Number the nodes by their lowest ranks: scan the
      * ranks ascending, a rank whose block has no number yet opens the next
@@ -50,8 +45,8 @@ int papc_clv_nodes_make(int P, const int *label, papc_clv_nodes *out) {
     int *block_of = out->node; /* [rank]: its block's first position */
     for (int i = 0; i < P;) {
         int j = i;
-        while (j < P && s[j].label == s[i].label) j++;
-        for (int t = i; t < j; t++) block_of[s[t].rank] = i;
+        while (j < P && label[s[j]] == label[s[i]]) j++;
+        for (int t = i; t < j; t++) block_of[s[t]] = i;
         i = j;
     }
     for (int i = 0; i < P; i++) first[i] = -1; /* block position -> node */

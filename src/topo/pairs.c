@@ -16,6 +16,16 @@ static int by_label_rank(const void *a, const void *b) {
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+int papc_ranks_by_label(int P, const int *label, int *ranks) {
+    lr *s = malloc((size_t)(P > 0 ? P : 1) * sizeof *s);
+    if (!s) return -1;
+    for (int r = 0; r < P; r++) s[r] = (lr){label[r], r};
+    qsort(s, (size_t)P, sizeof *s, by_label_rank);
+    for (int i = 0; i < P; i++) ranks[i] = s[i].rank;
+    free(s);
+    return 0;
+}
+
 int papc_busy_pairs(int P, const int *node, int *first, int *second,
                     int *intra) {
     if (intra) *intra = 0;
@@ -28,21 +38,19 @@ int papc_busy_pairs(int P, const int *node, int *first, int *second,
             if ((r ^ 1) < P) first[r] = r ^ 1;
         return 1;
     }
-    lr *s = malloc((size_t)P * sizeof *s);
+    int *s = malloc((size_t)P * sizeof *s); /* ranks by (label, rank) */
     int *order = malloc((size_t)P * sizeof *order);
-    if (!s || !order) {
+    if (!s || !order || papc_ranks_by_label(P, node, s) != 0) {
         free(s);
         free(order);
         return -1;
     }
-    for (int r = 0; r < P; r++) s[r] = (lr){node[r], r};
-    qsort(s, (size_t)P, sizeof *s, by_label_rank);
     /* Blocks of equal labels; the largest (first of the largest) goes
      * first. */
     int nodes = 0, big0 = 0, bign = 0;
     for (int i = 0; i < P;) {
         int j = i;
-        while (j < P && s[j].label == s[i].label) j++;
+        while (j < P && node[s[j]] == node[s[i]]) j++;
         if (j - i > bign) {
             bign = j - i;
             big0 = i;
@@ -51,9 +59,9 @@ int papc_busy_pairs(int P, const int *node, int *first, int *second,
         i = j;
     }
     int k = 0;
-    for (int i = big0; i < big0 + bign; i++) order[k++] = s[i].rank;
+    for (int i = big0; i < big0 + bign; i++) order[k++] = s[i];
     for (int i = 0; i < P; i++)
-        if (i < big0 || i >= big0 + bign) order[k++] = s[i].rank;
+        if (i < big0 || i >= big0 + bign) order[k++] = s[i];
     int h = P / 2;
     for (int i = 0; i < h; i++) {
         first[order[i]] = order[i + h];

@@ -44,4 +44,8 @@
 int papc_busy_pairs(int P, const int *node, int *first, int *second,
                     int *intra);
 
+/* ranks[0..P) = 0..P-1 sorted by (label[r], r): each node's ranks
+ * ascending, the nodes by label.  0, or -1 without memory. */
+int papc_ranks_by_label(int P, const int *label, int *ranks);
+
 #endif /* PAPC_PAIRS_H */
