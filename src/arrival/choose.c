@@ -48,8 +48,8 @@
  * avoids (mean over the same views as the prices).  The rule itself is
  * papc_arrival_pick (src/model/arrival_model.c).
  *
- * Online refinement (PAPC_ARRIVAL_LEARN, default on; learn and explore,
- * below): each row's price also carries what the row cost, when it ran at
+ * Online refinement (PAPC_ARRIVAL_LEARN=1 on every rank, opt-in; learn
+ * and explore, below): each row's price also carries what the row cost, when it ran at
  * the site, above its model at that call's measured arrivals -- agreed
  * measurements the decisions carry (exchange.c, papc_arr_plain_done) --
  * and a row never run there whose price is near the chosen one's is tried
@@ -374,7 +374,7 @@ static double explore_band(void) {
     return f >= 0 && isfinite(f) ? f : PAPC_LEARN_EXPLORE;
 }
 
-/* Online refinement (PAPC_ARRIVAL_LEARN, default on; arrival_model.h).
+/* Online refinement (PAPC_ARRIVAL_LEARN=1, opt-in; arrival_model.h).
  * Takes the site's new measurement, if any -- the row that ran at the
  * site's plain call three back, the ranks' mean time in it and its
  * measured arrivals (exchange.c) -- prices that row at those arrivals

@@ -65,7 +65,7 @@
  *
  * How a decision travels (issue 16).  It is 8(2P + 1) bytes (8P more
  * with PAPC_ARRIVAL_VIEW_MEASURED=1, below; 8(P + 2) more with the online
- * refinement, PAPC_ARRIVAL_LEARN, on by default: papc_arr_plain_done);
+ * refinement, PAPC_ARRIVAL_LEARN=1, opt-in: papc_arr_plain_done);
  * sent by the
  * decider to each of the P - 1 others that is 268 MB from one process per
  * call at P = 4,096.  Two paths, agreed at the monitor's start
