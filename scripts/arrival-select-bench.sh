@@ -51,6 +51,11 @@
 #   -x N              warm-up iterations (default 1: the first call of a
 #                     setting decides from the previous setting's arrivals)
 #   --compute MS      compute phase without delay (default 100)
+#   --mode M          one-late, rand-late or both (default both)
+#   --site-per-row    papc-bench --site-per-row: every algorithm at a call
+#                     site of its own (its own history predictor), as in a
+#                     program; without, a row's predictions learn each
+#                     iteration's delays from the rows run before it
 #   --balanced-iterations N   measured iterations of the balanced runs
 #                     (default 40; 0 = no balanced runs)
 #   --balanced-only   only the balanced runs (into an existing DIR, say)
@@ -90,6 +95,8 @@ lock=""
 [ ! -d /work ] || lock=/work/TESTBED.lock
 report=1
 trace=0
+mode=both
+site_per_row=()
 busy_flag=""
 tmo=${TIMEOUT:-3600}
 
@@ -108,6 +115,8 @@ while [ $# -gt 0 ]; do
     -i) iters=$2; shift 2 ;;
     -x) warmup=$2; shift 2 ;;
     --compute) compute=$2; shift 2 ;;
+    --mode) mode=$2; shift 2 ;;
+    --site-per-row) site_per_row=(--site-per-row); shift ;;
     --balanced-iterations) bal_iters=$2; shift 2 ;;
     --balanced-only) main_runs=0; shift ;;
     -P) procs=$2; shift 2 ;;
@@ -144,10 +153,10 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 log=$out/commands.log
 
-bench_args=(-a all,auto,auto_classic -m "$sizes" -d "$delays" --mode both
-            -i "$iters" -x "$warmup" --compute "$compute")
+bench_args=(-a all,auto,auto_classic -m "$sizes" -d "$delays" --mode "$mode"
+            -i "$iters" -x "$warmup" --compute "$compute" ${site_per_row[@]+"${site_per_row[@]}"})
 balanced_args=(-a native,auto,auto_classic -m "$sizes" -d 0 --mode rand-late
-               -i "$bal_iters" -x "$warmup" --compute "$compute")
+               -i "$bal_iters" -x "$warmup" --compute "$compute" ${site_per_row[@]+"${site_per_row[@]}"})
 
 # Runs a command under the lock and the time limit, logging it, how long
 # it waited for the lock and how long it ran; returns its status.

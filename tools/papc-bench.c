@@ -145,6 +145,7 @@ typedef struct options {
     const char *csv, *json, *trace, *timeline;
     int no_monitor, no_progress, quiet;
     int common_start;   /* --common-start: one start time for every rank */
+    int site_per_row;   /* --site-per-row: papc_arrival_site_tag per row */
     double alpha, beta; /* < 0: fit */
 } options;
 
@@ -294,6 +295,12 @@ static void usage(void) {
 "                         rank 0 sends a start 1 ms ahead, all sleep until\n"
 "                         it; without, each rank starts at its own barrier\n"
 "                         exit (their skew is in a and f)\n"
+"      --site-per-row     every algorithm at a call site of its own in the\n"
+"                         arrival runtime (papc_arrival_site_tag): its\n"
+"                         history predicts from its own previous call, as\n"
+"                         in a program; without, the rows of an iteration\n"
+"                         share the site, and a row's predictions learn the\n"
+"                         iteration's delays from the rows run before it\n"
 "  -r, --root R           root of gather/scatter/bcast/reduce (default 0)\n"
 "      --seed S           seed of data and delays (default 1)\n"
 "      --baseline NAME    compared against in the tables (default: the\n"
@@ -383,6 +390,7 @@ static void parse_options(int argc, char **argv, options *o) {
         if (!strcmp(a, "--no-progress")) { o->no_progress = 1; continue; }
         if (!strcmp(a, "--no-monitor")) { o->no_monitor = 1; continue; }
         if (!strcmp(a, "--common-start")) { o->common_start = 1; continue; }
+        if (!strcmp(a, "--site-per-row")) { o->site_per_row = 1; continue; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
         static const char *const valued[] = {
             "-c", "--coll", "-a", "--algorithms", "-m", "--sizes", "-d",
@@ -970,6 +978,7 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
         double phase = o->compute_ms * 1e-3 + delay;
         fill_data(b, c, o, it);
         bcast_prepare(c, b, b->ref, o->root);
+        if (o->site_per_row) papc_arrival_site_tag(0);
         int rc = run_coll(c, ref, b, b->ref, o->root);
         if (rc != MPI_SUCCESS) {
             fprintf(stderr, PROG ": rank %d: the reference %s %s failed "
@@ -987,6 +996,7 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
                 papc_set_arrival_selection(0);
                 papc_settings_agree(MPI_COMM_WORLD);
             }
+            if (o->site_per_row) papc_arrival_site_tag(ai + 1);
             MPI_Barrier(MPI_COMM_WORLD);
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime(), m0 = mono_now();
@@ -1446,7 +1456,9 @@ int main(int argc, char **argv) {
                "%s, monitor %s; %d iterations (+%d warm-up), seed %llu\n",
                meta_get("command"), nprocs, o.root, o.compute_ms,
                meta_get("progress"),
-               o.no_monitor ? "off" : "on", o.iterations, o.warmup, o.seed);
+               o.no_monitor ? "off" : o.site_per_row ? "on (a site per row)"
+                                                     : "on",
+               o.iterations, o.warmup, o.seed);
         printf("# machine: %s\n# mpi: %s\n# date: %s\n", meta_get("machine"),
                meta_get("mpi"), meta_get("date"));
         printf("# ideal bound model: alpha = %.3g us, beta = %.4g ns/B "

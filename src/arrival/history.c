@@ -2,7 +2,8 @@
  * history.c — the call sites and the history predictor for programs that
  * never call papc_progress.
  *
- * A call site is (collective, root, bytes, comm size) on the served comm.
+ * A call site is (collective, root, bytes, comm size) on the served comm,
+ * and the tag of papc_arrival_site_tag (0 unless a benchmark sets one).
  * At each arrival the compute time since this process' previous exit
  * (t_enter - t_last_exit) updates an exponentially weighted mean kept at
  * the site arrived at (weight PAPC_HISTORY_WEIGHT, default 0.25), and the
@@ -53,12 +54,29 @@ static long long site_bytes(const papc_call *c) {
     }
 }
 
+/* Set by the foreground between calls, read by it in them (papc_arr_site
+ * runs only in the calling thread). */
+static int site_tag;
+
+/* Why a tag: a benchmark that runs several algorithms at one call site in
+ * each iteration (papc-bench) would otherwise let each row's history learn
+ * the iteration's delays from the rows run before it -- a prediction no
+ * program that calls one algorithm there gets.  Tagged, each row keeps a
+ * site, a history and views of its own. */
+int papc_arrival_site_tag(int tag) {
+    if (tag < 0)
+        return papc_error(MPI_ERR_ARG, "papc_arrival_site_tag: tag %d < 0",
+                          tag);
+    site_tag = tag;
+    return MPI_SUCCESS;
+}
+
 int papc_arr_site(const papc_call *c) {
     long long bytes = site_bytes(c);
     for (int i = 0; i < papc_mon.nsites; i++) {
         arr_site *s = &papc_mon.sites[i];
         if (s->coll == (int)c->coll && s->root == c->root &&
-            s->bytes == bytes && s->size == c->size)
+            s->bytes == bytes && s->size == c->size && s->tag == site_tag)
             return i;
     }
     if (papc_mon.nsites == papc_mon.capsites) {
@@ -76,6 +94,7 @@ int papc_arr_site(const papc_call *c) {
     s->root = c->root;
     s->bytes = bytes;
     s->size = c->size;
+    s->tag = site_tag;
     s->plain_epoch = -1;
     s->own_epoch = -1;
     s->measure_epoch = -1;

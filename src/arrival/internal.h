@@ -116,11 +116,12 @@ typedef struct arr_cmd {
 #define ARR_RAN 8             /* a site's latest plain calls whose row is
                                  kept (choose.c: the residuals) */
 
-/* One call site (collective, root, bytes, comm size): the history
- * predictor's mean compute time before it and, at the decider, the
- * straggler view. */
+/* One call site (collective, root, bytes, comm size, and the tag of
+ * papc_arrival_site_tag): the history predictor's mean compute time before
+ * it and, at the decider, the straggler view. */
 typedef struct arr_site {
     int coll, root, size;
+    int tag;                 /* papc_arrival_site_tag when it was made */
     int decider;             /* [mu] the rank that decides its calls */
     long long bytes;
     /* history [fg] */

@@ -258,8 +258,10 @@ static void format_sites(strbuf *txt, strbuf *csv) {
         char algs[256];
         algs_text(s, algs, sizeof algs);
         const char *cname = papc_collective_name((papc_collective)s->coll);
-        sb_printf(txt, "%s root=%d bytes=%lld P=%d (decided at rank %d)\n",
-                  cname, s->root, s->bytes, s->size, papc_mon.rank);
+        sb_printf(txt, "%s root=%d bytes=%lld P=%d", cname, s->root,
+                  s->bytes, s->size);
+        if (s->tag) sb_printf(txt, " tag=%d", s->tag);
+        sb_printf(txt, " (decided at rank %d)\n", papc_mon.rank);
         sb_printf(txt, "  calls: %ld   algorithm: %s\n", s->calls, algs);
         sb_printf(txt, "  arrival prediction error:");
         for (int p = 0; p < ERR_N; p++) {
