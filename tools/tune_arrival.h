@@ -107,10 +107,17 @@ static int ta_model(const papc_profile *prof, const papc_alg_desc *row,
                                   papc_select_class_bytes((size_t)bytes), 1,
                                   PAPC_OPCLASS_FLOAT, &p))
         return 0;
+    /* A row priced by its node grouping (reduce clairvoyant_node): the
+     * traces do not carry the grouping, and priced as one node per rank it
+     * is plain Clairvoyant's model, which a correction fitted to the
+     * node row's measurements would bend -- no model here. */
+    if (papc_arrival_row_nodes(papc_collective_name(row->info.collective),
+                               row->info.name))
+        return 0;
     papc_arrival_case k = {
         papc_collective_name(row->info.collective), row->info.name, P, 0,
         bytes, (double)p.segsize, offset, p.seconds, p.alpha, p.beta,
-        p.gamma_op, 1, 0, 0, prof ? prof->eager : 0};
+        p.gamma_op, 1, 0, 0, prof ? prof->eager : 0, NULL};
     *e = papc_arrival_model_mean(&k);
     *t0 = p.seconds;
     *w = papc_arrival_wait_floor(k.collective, P, 0, offset);

@@ -24,7 +24,10 @@
  * decision was received before that call returned; the rest of the input
  * (the agreed profile or the monitor's agreed α, β, the call's size, P,
  * root, op class, the environment that must be equal on every rank) is
- * the same on every rank, and the evaluation is deterministic.  A row's
+ * the same on every rank, and so are the node labels the rows that group
+ * ranks by node are priced with (node_case: the monitor's fit agreed them
+ * by one allgather at its start and keeps them unchanged), and the
+ * evaluation is deterministic.  A row's
  * price is its mean over the site's latest k views (views_weighed, below),
  * each view's prices kept at the site by every rank alike.  The
  * price: one call of lag (the offsets describe the previous iteration's
@@ -97,6 +100,7 @@ typedef struct candidate {
     double alpha, beta, gamma;  /* the terms of its price */
     int plan_n;       /* a planned row's segments and round (0: no plan) */
     double plan_d;
+    double plan_beta; /* and the busy beta its plan took */
 } candidate;
 
 /* The rows' balanced predictions and arrival corrections do not depend on
@@ -206,12 +210,37 @@ static const row_cache *row_predictions(papc_call *c, size_t seg0, int bg) {
     return rc;
 }
 
-/* plan_case's memo: the latest planned t0 per collective and its inputs. */
+/* plan_case's memo: the latest planned t0 per planned row (a few per
+ * collective: reduce has clairvoyant and clairvoyant_node) and its
+ * inputs; instance: the monitor's start the node labels are of. */
+#define PLAN_MEMO_SLOTS 2
 typedef struct plan_memo {
-    int valid, P, root;
+    int valid, P, root, instance;
     double m, seg, t0_in, alpha, beta, gamma, N, d, t0;
     const char *name;
+    const int *node;
 } plan_memo;
+
+/* The memo slot of the row: its own, else the one not used last. */
+static plan_memo *memo_slot(papc_collective coll, const char *name) {
+    static _Thread_local plan_memo memo[PAPC_NUM_COLLECTIVES][PLAN_MEMO_SLOTS];
+    static _Thread_local int next[PAPC_NUM_COLLECTIVES];
+    for (int i = 0; i < PLAN_MEMO_SLOTS; i++)
+        if (memo[coll][i].name == name) return &memo[coll][i];
+    plan_memo *mo = &memo[coll][next[coll]];
+    next[coll] = (next[coll] + 1) % PLAN_MEMO_SLOTS;
+    mo->valid = 0;
+    return mo;
+}
+
+/* The busy beta the row's plan takes: clairvoyant_node's over the largest
+ * node (papc_clv_node_beta, the executor's function), else the busy beta. */
+static double plan_beta(const papc_arrival_case *k) {
+    if (!papc_arrival_row_nodes(k->collective, k->name))
+        return papc_mon.beta_busy;
+    return papc_clv_node_beta(papc_mon.beta_busy, papc_mon.node_groups,
+                              papc_mon.node_max);
+}
 
 /* A planned row's price runs on the executor's plan (issue 16, s10):
  * Clairvoyant's N segments and planned round d from papc_clv_plan_for on
@@ -231,21 +260,21 @@ static int plan_case(papc_call *c, const row_cache *rc,
     if (rc->key.profile || !papc_arrival_row_planned(k->collective, k->name))
         return 0;
     papc_clv_round pl;
-    if (papc_clv_plan_for(c, papc_mon.alpha_busy, papc_mon.beta_busy,
+    if (papc_clv_plan_for(c, papc_mon.alpha_busy, plan_beta(k),
                           papc_mon.gamma, &pl) != 0 || pl.N < 1 ||
         !(pl.d_plan > 0))
         return 0;
     /* The planned t0 depends on the case but not its offsets: kept for
-     * the latest inputs per collective (two structure evaluations, O(P log
-     * P), saved on every further call of a repeating program). */
-    static _Thread_local plan_memo memo[PAPC_NUM_COLLECTIVES];
-    plan_memo *mo = &memo[c->coll];
+     * the latest inputs per row (two structure evaluations, O(P log P),
+     * saved on every further call of a repeating program). */
+    plan_memo *mo = memo_slot(c->coll, k->name);
     double t0;
     if (mo->valid && mo->P == k->P && mo->root == k->root && mo->m == k->m &&
         mo->seg == k->segsize && mo->t0_in == k->t0 &&
         mo->alpha == k->alpha && mo->beta == k->beta &&
         mo->gamma == k->gamma_op && mo->N == pl.N && mo->d == pl.d_plan &&
-        mo->name == k->name) {
+        mo->name == k->name && mo->node == k->node &&
+        mo->instance == papc_mon.instance) {
         t0 = mo->t0;
     } else {
         double *zero = calloc((size_t)c->size, sizeof *zero);
@@ -268,6 +297,8 @@ static int plan_case(papc_call *c, const row_cache *rc,
         mo->N = pl.N;
         mo->d = pl.d_plan;
         mo->name = k->name;
+        mo->node = k->node;
+        mo->instance = papc_mon.instance;
         mo->t0 = t0;
     }
     if (!(t0 > 0) || !isfinite(t0)) return 0;
@@ -287,6 +318,25 @@ static double eager_limit(const row_cache *rc) {
     return (double)papc_pipeline_max_segment();
 }
 
+/* The node grouping of a row whose price reads it (clairvoyant_node):
+ * the monitor's labels, the grouping the row's executor makes
+ * (papc_node_labels on the same ranks with the same agreed
+ * PAPC_FIT_NODE_SIZE: the least over the ranks, 0 when unset on any),
+ * agreed by the fit's allgather and kept for the monitor's life, so every
+ * rank prices with the same labels.  0 (no candidate) where the grouping
+ * is trivial -- one node, or one rank per node: the row's plan is then
+ * plain Clairvoyant's schedule event for event (node.h) and its price
+ * plain Clairvoyant's; weighing it would only tie with that row and have
+ * the learner try a duplicate once -- or the labels are unknown. */
+static int node_case(papc_arrival_case *k) {
+    if (!papc_arrival_row_nodes(k->collective, k->name)) return 1;
+    if (!papc_mon.node_label || papc_mon.node_groups <= 1 ||
+        papc_mon.node_max <= 1)
+        return 0;
+    k->node = papc_mon.node_label;
+    return 1;
+}
+
 /* Row i's predicted ē at the offsets; 0 when it is no candidate. */
 static int evaluate(papc_call *c, const row_cache *rc, int i,
                     const double *offset, int bg, candidate *out) {
@@ -297,8 +347,9 @@ static int evaluate(papc_call *c, const row_cache *rc, int i,
         papc_collective_name(c->coll), r->info.name, c->size,
         c->coll == PAPC_ALLREDUCE ? 0 : c->root, (double)papc_call_bytes(c),
         (double)p.segsize, offset, p.seconds, p.alpha, p.beta, p.gamma_op,
-        bg, 0, 0, eager_limit(rc)};
-    plan_case(c, rc, &k);
+        bg, 0, 0, eager_limit(rc), NULL};
+    if (!node_case(&k)) return 0;
+    int planned = plan_case(c, rc, &k);
     double e = papc_arrival_model_mean(&k);
     if (!(e >= 0) || !isfinite(e)) return 0;
     /* The agreed profile's measured correction of this row (every rank
@@ -317,6 +368,7 @@ static int evaluate(papc_call *c, const row_cache *rc, int i,
     out->gamma = k.gamma_op;
     out->plan_n = (int)k.plan_segments;
     out->plan_d = k.plan_round;
+    out->plan_beta = planned ? plan_beta(&k) : 0;
     return 1;
 }
 
@@ -500,7 +552,7 @@ static const papc_alg_desc *cheapest(papc_call *c,
                         fprintf(stderr, "; plan N=%d d=%.3g us (busy alpha "
                                 "%.3g us, beta %.3g ns/B)\n", k[i].plan_n,
                                 k[i].plan_d * 1e6, papc_mon.alpha_busy * 1e6,
-                                papc_mon.beta_busy * 1e9);
+                                k[i].plan_beta * 1e9);
                 }
         for (int i = 0; i < rows; i++) {
             if (!isfinite(mean[i])) continue;

@@ -207,6 +207,13 @@ typedef struct papc_monitor {
     int fit_mode;             /* [ro] its node labels: 1 PAPC_FIT_NODE_SIZE,
                                  2 MPI_Comm_split_type, 3 none (rank +
                                  P/2), 0 no pairing (P = 1) */
+    int *node_label;          /* [ro] the busy fit's node labels by rank
+                                 (papc_node_labels, agreed by its
+                                 allgather; NULL: P = 1), kept for the
+                                 prices of rows that group ranks by node
+                                 (choose.c: reduce clairvoyant_node) */
+    int node_groups, node_max;/* [ro] their nodes and the largest node's
+                                 ranks (papc_arrival_node_shape) */
     int fit_quiet_peer;       /* [ro] the quiet fit's pair is rank 0 and
                                  this rank (rank 0's busy partner: on one
                                  node rank 1; -1: no fit, P = 1) */

@@ -56,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "model/arrival_model.h"
 #include "topo/pairs.h"
 
 papc_monitor papc_mon = {
@@ -513,10 +514,14 @@ static int busy_partners(MPI_Comm comm, int rank, int size, int node_size,
     peer[0] = peer[1] = -1;
     *quiet_peer = -1;
     int *lab = malloc(4 * (size_t)size * sizeof *lab);
-    int ok = lab != NULL, all_ok = 0;
+    /* The labels are kept for the prices (papc_mon.node_label): allocated
+     * here, so that every rank has them or the monitor starts on none. */
+    int *keep = malloc((size_t)size * sizeof *keep);
+    int ok = lab && keep, all_ok = 0;
     int rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
     if (rc == MPI_SUCCESS && !all_ok) {
         free(lab);
+        free(keep);
         return papc_error(MPI_ERR_NO_MEM, "busy-fit pairing");
     }
     if (rc == MPI_SUCCESS)
@@ -524,8 +529,18 @@ static int busy_partners(MPI_Comm comm, int rank, int size, int node_size,
                               &papc_mon.fit_mode);
     if (rc != MPI_SUCCESS) {
         free(lab);
+        free(keep);
         return papc_mpi_error(rc, "busy-fit node labels");
     }
+    memcpy(keep, lab, (size_t)size * sizeof *keep);
+    free(papc_mon.node_label);
+    papc_mon.node_label = keep;
+    /* Their nodes and the largest node's ranks (a sort of P ints: on
+     * failure 0, which the pairing's check below agrees, so every rank
+     * goes on with the same shape or none does). */
+    if (papc_arrival_node_shape(size, keep, &papc_mon.node_groups,
+                                &papc_mon.node_max) != 0)
+        papc_mon.node_groups = papc_mon.node_max = 0;
     int *first = lab + size, *second = first + size, intra = 0;
     papc_mon.fit_nodes = papc_busy_pairs(size, lab, first, second, &intra);
     papc_mon.fit_intra = intra;
@@ -537,7 +552,7 @@ static int busy_partners(MPI_Comm comm, int rank, int size, int node_size,
     free(lab);
     /* papc_busy_pairs allocates: a rank that got no pairing would leave
      * its partners waiting in their exchanges, so all go on or none. */
-    ok = papc_mon.fit_nodes > 0;
+    ok = papc_mon.fit_nodes > 0 && papc_mon.node_groups > 0;
     rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
     if (rc != MPI_SUCCESS) return papc_mpi_error(rc, "busy-fit pairing");
     if (!all_ok) return papc_error(MPI_ERR_NO_MEM, "busy-fit pairing");
@@ -707,8 +722,11 @@ static void free_state(void) {
         if (papc_arr_parts[i].release) papc_arr_parts[i].release();
     free(papc_mon.slots);
     free(papc_mon.send_seq);
+    free(papc_mon.node_label);
     papc_mon.slots = NULL;
     papc_mon.send_seq = NULL;
+    papc_mon.node_label = NULL;
+    papc_mon.node_groups = papc_mon.node_max = 0;
     for (int p = 0; p < ERR_N; p++) {
         free(papc_mon.err_log[p]);
         papc_mon.err_log[p] = NULL;

@@ -753,13 +753,20 @@ static int has_plan(const papc_arrival_case *c) {
  * plan (issue 16, s10): the executor's N and planned round, scaled by
  * lambda like every cost here (t0 then counts the plan's rounds:
  * papc_arrival_planned_t0, so lambda is about 1). */
-static double clv_reduce(am_work *w, int root) {
+/* The segments and the scaled round the Clairvoyant rows count: the
+ * case's plan, else the default N and its round. */
+static void clv_terms(const am_work *w, double *N, double *d) {
     const papc_arrival_case *c = w->c;
+    *N = has_plan(c) ? c->plan_segments : clv_segments(c);
+    *d = w->lam * (has_plan(c) ? c->plan_round
+                               : c->alpha + c->m / *N *
+                                                (c->beta + c->gamma_op));
+}
+
+static double clv_reduce(am_work *w, int root) {
     int P = w->P;
-    double N = has_plan(c) ? c->plan_segments : clv_segments(c);
-    double d = w->lam * (has_plan(c) ? c->plan_round
-                                     : c->alpha + c->m / N *
-                                                      (c->beta + c->gamma_op));
+    double N, d;
+    clv_terms(w, &N, &d);
     am_sort(w);
     for (int j = 0; j < P; j++) w->t2[j] = w->o[w->order[j]];
     double fin = papc_clv_model_length(P, N, w->t2, d);
@@ -769,6 +776,77 @@ static double clv_reduce(am_work *w, int root) {
 }
 
 static void reduce_clairvoyant(am_work *w) { clv_reduce(w, w->c->root); }
+
+/* clairvoyant_node (src/coll/reduce/clairvoyant_node.c, its plan
+ * src/clairvoyant/node.c): two Clairvoyant schedules on the same N
+ * segments and round d (the case's plan: papc_clv_plan_for on the busy β
+ * over the largest node's ranks, papc_clv_node_beta).
+ *  - Stage 1, node k's n_k ranks to its leader (the root on the root's
+ *    node, else the node's lowest rank): a non-leader exits after its N
+ *    sends, F_i = o_i + N d, as a non-root of plain Clairvoyant.
+ *  - Stage 2, the G leaders to the root.  The plan has leader k arrive
+ *    when its node's sum is complete, ready_k = max(min o + (N + L_k - 1)
+ *    d, max o + N d) over the node's offsets, L_k = ceil(log2 n_k)
+ *    (papc_clv_node_ready; a node of one rank: its arrival).  The
+ *    executor runs on data, not rounds (clairvoyant.c: a leader's send of
+ *    segment j waits only for its stage-1 receives of j), so the node's
+ *    sum leaves as a stream of one segment a round that starts N rounds
+ *    before it is complete: in stage 2 leader k is a process that arrived
+ *    at a_k = ready_k - N d = max(min o + (L_k - 1) d, max o) -- o_k for
+ *    a node of one rank, L_k = 0 -- and plain Clairvoyant's model takes
+ *    over: F_root = papc_clv_model_length of the sorted a_k, a leader
+ *    exits after its last send, a_k + N d.  Counting the leaders from
+ *    ready_k instead (each sends its N segments after its node's last)
+ *    puts two N d in every late rank's tail: 3.9 ms at Fig. 10's setting
+ *    at P = 128 where SMPI measured 3.1-3.25 ms after the last arrival,
+ *    and a balanced call at 2N + L_n + L_G - 2 rounds against the
+ *    executor's N + L - 1 or so (docs/scale.md, "A Clairvoyant that
+ *    reduces within each node first").
+ * Balanced: every a_k = (L_n - 1) d and the root at (N + L_n + L_G - 2)
+ * d, at most plain Clairvoyant's (N + L - 1) d.  No grouping (node
+ * NULL), one rank per node or one node: plain Clairvoyant's exits
+ * exactly -- the executor's schedule is then plain Clairvoyant's (node.h)
+ * and with one node the leader is the root, whose exit is plain
+ * Clairvoyant's length over all offsets (stage 2 is empty; the two
+ * extremes of ready_k would round a node's finer length).
+ * Departures: the stages share the node's link (its loopback carries
+ * stage 1, its uplink stage 2, both at d); where nodes differ in size
+ * the plan orders the leaders by ready_k, the model by a_k (the same
+ * order unless nodes of one rank mix with larger ones). */
+static void reduce_clairvoyant_node(am_work *w) {
+    const papc_arrival_case *c = w->c;
+    if (!c->node) {
+        clv_reduce(w, c->root);
+        return;
+    }
+    int P = w->P, G = 0;
+    double N, d, *a = w->t1, *sorted = w->t2;
+    clv_terms(w, &N, &d);
+    /* nodes: ranks by (label, rank); a node's first is its lowest rank */
+    for (int r = 0; r < P; r++) w->keys[r] = (struct am_key){c->node[r], r, 0};
+    qsort(w->keys, (size_t)P, sizeof *w->keys, key_cmp);
+    for (int i = 0, j; i < P; i = j, G++) {
+        int leader = w->keys[i].a;
+        double lo = w->o[leader], hi = lo;
+        for (j = i; j < P && w->keys[j].key == w->keys[i].key; j++) {
+            int r = w->keys[j].a;
+            lo = w->o[r] < lo ? w->o[r] : lo;
+            hi = dmax(hi, w->o[r]);
+            if (r == c->root) leader = r;
+            w->F[r] = w->o[r] + N * d;
+        }
+        a[G] = dmax(lo + (ceil_log2(j - i) - 1) * d, hi);
+        w->F[leader] = a[G] + N * d;
+    }
+    if (G == 1) {
+        clv_reduce(w, c->root);
+        return;
+    }
+    for (int k = 0; k < G; k++) w->keys[k] = (struct am_key){a[k], k, 0};
+    qsort(w->keys, (size_t)G, sizeof *w->keys, key_cmp);
+    for (int k = 0; k < G; k++) sorted[k] = w->keys[k].key;
+    w->F[c->root] = papc_clv_model_length(G, N, sorted, d);
+}
 
 /* ---- allreduce ---------------------------------------------------------- */
 
@@ -936,42 +1014,45 @@ typedef struct am_row {
     const char *collective, *name, *aliases;
     am_exits_fn exits;
     int planned;   /* takes the executor's plan (papc_arrival_row_planned) */
+    int nodes;     /* reads the case's grouping (papc_arrival_row_nodes) */
 } am_row;
 
 static const am_row am_rows[] = {
-    {"gather", "basic_linear", "linear lin", gather_basic_linear, 0},
-    {"gather", "linear_sync", "ls", gather_linear_sync, 0},
-    {"gather", "binomial", "bnom", gather_binomial, 0},
-    {"gather", "sorted_linear_sync", "sls", gather_sls, 0},
-    {"gather", "sorted_binomial", "sbn", gather_sbn, 0},
-    {"gather", "background_sorted_linear_sync", "bsls", gather_bsls, 0},
-    {"gather", "background_sorted_binomial", "bsbn", gather_bsbn, 0},
-    {"scatter", "basic_linear", "linear lin", scatter_basic_linear, 0},
-    {"scatter", "binomial", "bnom", scatter_binomial, 0},
-    {"scatter", "linear_nb", "lnb", scatter_linear_nb, 0},
-    {"scatter", "sorted_linear", "slin sln", scatter_sorted_linear, 0},
-    {"scatter", "sorted_binomial", "sbn", scatter_sbn, 0},
-    {"scatter", "background_sorted_linear", "bsln bslin", scatter_bsln, 0},
-    {"scatter", "background_sorted_binomial", "bsbn", scatter_bsbn, 0},
-    {"reduce", "basic_linear", "linear lin", reduce_basic_linear, 0},
-    {"reduce", "binomial", "bnom", reduce_binomial, 0},
+    {"gather", "basic_linear", "linear lin", gather_basic_linear, 0, 0},
+    {"gather", "linear_sync", "ls", gather_linear_sync, 0, 0},
+    {"gather", "binomial", "bnom", gather_binomial, 0, 0},
+    {"gather", "sorted_linear_sync", "sls", gather_sls, 0, 0},
+    {"gather", "sorted_binomial", "sbn", gather_sbn, 0, 0},
+    {"gather", "background_sorted_linear_sync", "bsls", gather_bsls, 0, 0},
+    {"gather", "background_sorted_binomial", "bsbn", gather_bsbn, 0, 0},
+    {"scatter", "basic_linear", "linear lin", scatter_basic_linear, 0, 0},
+    {"scatter", "binomial", "bnom", scatter_binomial, 0, 0},
+    {"scatter", "linear_nb", "lnb", scatter_linear_nb, 0, 0},
+    {"scatter", "sorted_linear", "slin sln", scatter_sorted_linear, 0, 0},
+    {"scatter", "sorted_binomial", "sbn", scatter_sbn, 0, 0},
+    {"scatter", "background_sorted_linear", "bsln bslin", scatter_bsln, 0, 0},
+    {"scatter", "background_sorted_binomial", "bsbn", scatter_bsbn, 0, 0},
+    {"reduce", "basic_linear", "linear lin", reduce_basic_linear, 0, 0},
+    {"reduce", "binomial", "bnom", reduce_binomial, 0, 0},
     {"reduce", "rabenseifner", "reduce_scatter_gather", reduce_rabenseifner,
-     0},
-    {"reduce", "ring", "", reduce_ring, 0},
-    {"reduce", "radix_k", "rxx radixk", reduce_radix_k, 0},
-    {"reduce", "clairvoyant", "clv", reduce_clairvoyant, 1},
-    {"allreduce", "basic_linear", "linear lin", allreduce_basic_linear, 0},
+     0, 0},
+    {"reduce", "ring", "", reduce_ring, 0, 0},
+    {"reduce", "radix_k", "rxx radixk", reduce_radix_k, 0, 0},
+    {"reduce", "clairvoyant", "clv", reduce_clairvoyant, 1, 0},
+    {"reduce", "clairvoyant_node", "clvn clv_node", reduce_clairvoyant_node,
+     1, 1},
+    {"allreduce", "basic_linear", "linear lin", allreduce_basic_linear, 0, 0},
     {"allreduce", "recursive_doubling", "rd butterfly",
-     allreduce_recursive_doubling, 0},
-    {"allreduce", "ring", "", allreduce_ring, 0},
-    {"allreduce", "segmented_ring", "sring", allreduce_segmented_ring, 0},
+     allreduce_recursive_doubling, 0, 0},
+    {"allreduce", "ring", "", allreduce_ring, 0, 0},
+    {"allreduce", "segmented_ring", "sring", allreduce_segmented_ring, 0, 0},
     {"allreduce", "rabenseifner", "reduce_scatter_allgather",
-     allreduce_rabenseifner, 0},
-    {"allreduce", "sorted_linear_tree", "slt", allreduce_slt, 0},
-    {"allreduce", "pre_reduced_ring", "prr", allreduce_prr, 0},
+     allreduce_rabenseifner, 0, 0},
+    {"allreduce", "sorted_linear_tree", "slt", allreduce_slt, 0, 0},
+    {"allreduce", "pre_reduced_ring", "prr", allreduce_prr, 0, 0},
     {"allreduce", "pre_reduced_ring_published", "prr_paper",
-     allreduce_prr_published, 0},
-    {"allreduce", "clairvoyant", "clv", allreduce_clairvoyant, 1},
+     allreduce_prr_published, 0, 0},
+    {"allreduce", "clairvoyant", "clv", allreduce_clairvoyant, 1, 0},
 };
 
 /* 1 when word is one of the space-separated words of list. */
@@ -1138,6 +1219,38 @@ int papc_arrival_row_planned(const char *collective, const char *name) {
     return row && row->planned;
 }
 
+int papc_arrival_row_nodes(const char *collective, const char *name) {
+    const am_row *row = find_row(collective, name);
+    return row && row->nodes;
+}
+
+static int int_cmp(const void *x, const void *y) {
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+int papc_arrival_node_shape(int P, const int *label, int *groups,
+                            int *largest) {
+    *groups = *largest = 0;
+    if (P < 1) return -1;
+    if (!label) {
+        *groups = P;
+        *largest = 1;
+        return 0;
+    }
+    int *s = malloc((size_t)P * sizeof *s);
+    if (!s) return -1;
+    memcpy(s, label, (size_t)P * sizeof *s);
+    qsort(s, (size_t)P, sizeof *s, int_cmp);
+    for (int i = 0, j; i < P; i = j) {
+        for (j = i; j < P && s[j] == s[i]; j++) {}
+        ++*groups;
+        if (j - i > *largest) *largest = j - i;
+    }
+    free(s);
+    return 0;
+}
+
 double papc_arrival_planned_t0(const papc_arrival_case *c) {
     const am_row *row;
     if (!valid_case(c, &row)) return -1;
@@ -1189,6 +1302,10 @@ int papc_clv_round_plan(const papc_clv_plan_in *in, papc_clv_round *out) {
     out->d_plan = in->round > 0 && isfinite(in->round) ? in->round
                                                         : d * slack;
     return 0;
+}
+
+double papc_clv_node_beta(double beta_busy, int groups, int largest) {
+    return groups > 1 && largest > 1 ? beta_busy / largest : beta_busy;
 }
 
 int papc_arrival_model_exits(const papc_arrival_case *c, double *F) {

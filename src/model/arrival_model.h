@@ -56,6 +56,15 @@ typedef struct papc_arrival_case {
      * that leave it out keep them).  Which rows it changes:
      * arrival_model.c, "Eager messages". */
     double eager;
+    /* The node grouping, for the rows whose code groups ranks by node
+     * (papc_arrival_row_nodes: reduce clairvoyant_node): node[r] is rank
+     * r's node label, equal labels one node (any ints; the labels of
+     * papc_node_labels, src/core/comm.c, which the row's executor groups
+     * by).  Must be equal on every rank (agreed: the monitor's allgather
+     * of the labels, papc_mon.node_label).  NULL: every rank a node of its
+     * own (trailing, so initialisers that leave it out mean that; the
+     * row's price is then plain Clairvoyant's).  Other rows ignore it. */
+    const int *node;
 } papc_arrival_case;
 
 /* Predicted ē in seconds; < 0 when the row has no arrival model (it is then
@@ -65,6 +74,17 @@ double papc_arrival_model_mean(const papc_arrival_case *c);
 /* 1 when the row's model takes a plan (plan_segments, plan_round): the
  * Clairvoyant rows of reduce and allreduce; 0 otherwise or unknown. */
 int papc_arrival_row_planned(const char *collective, const char *name);
+
+/* 1 when the row's model reads the case's node grouping (node): reduce
+ * clairvoyant_node; 0 otherwise or unknown. */
+int papc_arrival_row_nodes(const char *collective, const char *name);
+
+/* The shape of a grouping by labels (as papc_arrival_case.node): *groups
+ * the number of distinct labels, *largest the ranks of the largest group.
+ * NULL label: one group per rank.  O(P log P).  0, or -1 (P < 1, no
+ * memory; outputs 0). */
+int papc_arrival_node_shape(int P, const int *label, int *groups,
+                            int *largest);
 
 /* The row's balanced prediction when it runs the case's plan: t0 (counted,
  * as the row's balanced model counts it, with the model's default N and
@@ -123,6 +143,14 @@ typedef struct papc_clv_round {
  * segments are whole elements, ceil(count / N) each.  Returns 0, or -1
  * (out zeroed) for P < 1, count < 1 or elem < 0. */
 int papc_clv_round_plan(const papc_clv_plan_in *in, papc_clv_round *out);
+
+/* The beta clairvoyant_node's plan takes (src/coll/reduce/clairvoyant.c
+ * plans with it, choose.c prices with it): the busy beta over the largest
+ * node's ranks when there is more than one node and a node of more than
+ * one rank, else the busy beta (clairvoyant_node.c says why: the busy fit
+ * loads every node link with all its ranks at once, stage 2 with one
+ * leader).  One function, so the executor's plan and the price agree. */
+double papc_clv_node_beta(double beta_busy, int groups, int largest);
 
 /* The part of ē no algorithm of the collective can avoid at these offsets
  * (seconds, >= 0): what the processes that need a late one's data wait

@@ -69,15 +69,6 @@ static const char *coll_name(papc_collective c) {
     }
 }
 
-/* Rows the plain call does not weigh: no arrival model, by design (reduce
- * clairvoyant_node: its cost depends on the node sizes, which a case does
- * not carry; src/coll/reduce/clairvoyant_node.c).  test_unweighed_rows
- * checks that they have none. */
-static int weighed_row(papc_collective coll, const papc_alg_desc *a) {
-    return !(coll == PAPC_REDUCE &&
-             !strcmp(a->info.name, "clairvoyant_node"));
-}
-
 /* A small deterministic generator (the test must not depend on libc's). */
 static uint64_t rng_state = 88172645463325252ULL;
 static double urand(void) {
@@ -108,13 +99,17 @@ static double row_t0(const papc_alg_desc *a, int P, double m, double al,
 /* The eager limit make_case gives its cases: 0 (every message by
  * rendezvous) but in the tests that set it (the *_eager variants). */
 static double case_eager = 0;
+/* The node labels make_case gives its cases (at least MAXP of them): NULL
+ * (one node per rank) but in the tests that set it (the *_nodes
+ * variants).  Rows other than clairvoyant_node ignore them. */
+static const int *case_node = NULL;
 
 static papc_arrival_case make_case(papc_collective coll, const char *name,
                                    int P, int root, double m,
                                    const double *o, double t0, double al,
                                    double be, double g, int bg) {
     papc_arrival_case c = {coll_name(coll), name, P, root, m, SEG, o, t0,
-                           al, be, g, bg, 0, 0, case_eager};
+                           al, be, g, bg, 0, 0, case_eager, case_node};
     return c;
 }
 
@@ -142,7 +137,6 @@ static void test_zero_offsets_give_t0(void **state) {
     for (size_t ci = 0; ci < COUNT(colls); ci++)
         for (int i = 0; i < papc_registry_count(colls[ci]); i++) {
             const papc_alg_desc *a = papc_registry_row(colls[ci], i);
-            if (!weighed_row(colls[ci], a)) continue;
             for (size_t pi = 0; pi < COUNT(Ps); pi++)
                 for (size_t mi = 0; mi < COUNT(ms); mi++)
                     for (int bg = 0; bg < 2; bg++) {
@@ -162,23 +156,32 @@ static void test_zero_offsets_give_t0(void **state) {
         }
 }
 
-/* The rows weighed_row leaves out have no arrival model: the plain call
- * never makes them a candidate (papc_arrival_model_mean < 0). */
-static void test_unweighed_rows(void **state) {
+/* Every row has an arrival model (the plain call may weigh it), and only
+ * reduce clairvoyant_node reads the node grouping (until issue 16's s13
+ * it had no model: its price needs the grouping, which the case did not
+ * carry). */
+static void test_every_row_has_a_model(void **state) {
     (void)state;
     double o[4] = {0, 0.001, 0.002, 0};
-    int seen = 0;
+    int nodes = 0;
     for (size_t ci = 0; ci < COUNT(colls); ci++)
         for (int i = 0; i < papc_registry_count(colls[ci]); i++) {
             const papc_alg_desc *a = papc_registry_row(colls[ci], i);
-            if (weighed_row(colls[ci], a)) continue;
-            seen++;
             papc_arrival_case c = make_case(colls[ci], a->info.name, 4, 1,
                                             1048576, o, 0.01, 50e-6, 8.5e-9,
                                             2.5e-10, 0);
-            assert_true(papc_arrival_model_mean(&c) < 0);
+            assert_true(papc_arrival_model_mean(&c) > 0);
+            if (papc_arrival_row_nodes(c.collective, c.name)) {
+                assert_int_equal(colls[ci], PAPC_REDUCE);
+                assert_string_equal(a->info.name, "clairvoyant_node");
+                nodes++;
+            }
         }
-    assert_int_equal(seen, 1);
+    assert_int_equal(nodes, 1);
+    assert_int_equal(papc_arrival_row_nodes("reduce", "clvn"), 1);
+    assert_int_equal(papc_arrival_row_nodes("reduce", "clairvoyant"), 0);
+    assert_int_equal(papc_arrival_row_nodes(NULL, "clairvoyant_node"), 0);
+    assert_int_equal(papc_arrival_row_planned("reduce", "clv_node"), 1);
 }
 
 /* Prices over several views (papc_price_ring_*): a row's mean over the
@@ -708,7 +711,6 @@ static void test_never_below_ideal(void **state) {
     for (size_t ci = 0; ci < COUNT(colls); ci++)
         for (int i = 0; i < papc_registry_count(colls[ci]); i++) {
             const papc_alg_desc *a = papc_registry_row(colls[ci], i);
-            if (!weighed_row(colls[ci], a)) continue;
             for (size_t pi = 0; pi < COUNT(Ps); pi++)
                 for (size_t mi = 0; mi < COUNT(ms); mi++)
                     for (int kind = 0; kind < 4; kind++) {
@@ -776,6 +778,7 @@ static int fixed_structure(papc_collective coll, const char *name) {
         {"reduce", "basic_linear"},     {"reduce", "binomial"},
         {"reduce", "rabenseifner"},     {"reduce", "ring"},
         {"reduce", "radix_k"},          {"reduce", "clairvoyant"},
+        {"reduce", "clairvoyant_node"},
         {"allreduce", "basic_linear"},  {"allreduce", "recursive_doubling"},
         {"allreduce", "ring"},          {"allreduce", "segmented_ring"},
         {"allreduce", "rabenseifner"},  {"allreduce", "clairvoyant"},
@@ -801,7 +804,6 @@ static void test_monotone(void **state) {
     for (size_t ci = 0; ci < COUNT(colls); ci++)
         for (int i = 0; i < papc_registry_count(colls[ci]); i++) {
             const papc_alg_desc *a = papc_registry_row(colls[ci], i);
-            if (!weighed_row(colls[ci], a)) continue;
             const char *name = a->info.name;
             for (size_t pi = 0; pi < COUNT(Ps); pi++)
                 for (int t = 0; t < 24; t++) {
@@ -991,7 +993,6 @@ static void test_fast_at_large_P(void **state) {
     for (size_t ci = 0; ci < COUNT(colls); ci++)
         for (int i = 0; i < papc_registry_count(colls[ci]); i++) {
             const papc_alg_desc *a = papc_registry_row(colls[ci], i);
-            if (!weighed_row(colls[ci], a)) continue;
             papc_arrival_case c = make_case(colls[ci], a->info.name, P, 7,
                                             8388608, o, 0.1, 50e-6, 8.5e-9,
                                             2.5e-10, 1);
@@ -1540,10 +1541,181 @@ static void test_monotone_eager(void **state) {
     case_eager = 0;
 }
 
+/* ---- reduce clairvoyant_node: the node grouping ------------------------- */
+
+/* Without a grouping (NULL), with one node, and with one rank per node
+ * (labels any distinct ints) the row's plan is plain Clairvoyant's
+ * schedule (node.h), and so is its price: the same exits and ē, to the
+ * bit, at random P, root, offsets, with and without a plan. */
+static void test_clv_node_plain_equivalents(void **state) {
+    (void)state;
+    int one[MAXP], distinct[MAXP];
+    for (int r = 0; r < MAXP; r++) {
+        one[r] = 42;
+        distinct[r] = 1000 - 3 * r;
+    }
+    const int *groupings[] = {NULL, one, distinct};
+    for (int trial = 0; trial < 300; trial++) {
+        int P = 2 + irand(MAXP - 1), root = irand(P);
+        double o[MAXP], F[MAXP], Fn[MAXP], m = trial % 2 ? 2097152 : 65536;
+        offsets(trial % 4, P, root, 0.01, o);
+        papc_arrival_case c = make_case(PAPC_REDUCE, "clairvoyant", P, root,
+                                        m, o, 1e-3 + 0.01 * urand(), 3e-6,
+                                        8e-10, 2.5e-10, 0);
+        if (trial % 3 == 0) {
+            c.plan_segments = 1 + irand(200);
+            c.plan_round = 1e-6 + 1e-4 * urand();
+        }
+        double e = papc_arrival_model_mean(&c);
+        assert_true(e > 0);
+        assert_int_equal(papc_arrival_model_exits(&c, F), 0);
+        for (size_t g = 0; g < COUNT(groupings); g++) {
+            papc_arrival_case n = c;
+            n.name = "clairvoyant_node";
+            n.node = groupings[g];
+            assert_true(papc_arrival_model_mean(&n) == e);
+            assert_int_equal(papc_arrival_model_exits(&n, Fn), 0);
+            for (int r = 0; r < P; r++) assert_true(Fn[r] == F[r]);
+            assert_true(papc_arrival_planned_t0(&n) ==
+                        papc_arrival_planned_t0(&c));
+        }
+    }
+}
+
+/* Hand cases, a plan of N = 10 segments in rounds of d = 1 ms, t0 = the
+ * structure's balanced run time (lambda = 1), root 0.
+ * 8 nodes x 16 ranks (labels r / 16, the SMPI runs' block placement):
+ * balanced, every node's stream starts at a = (ceil(log2 16) - 1) d = 3
+ * (its sum is complete at 3 + N = 13), the root ends at a + (N +
+ * ceil(log2 8) - 1) d = 15 = t0; the 120 non-leaders exit at N d = 10,
+ * the 7 other leaders at a + N d = 13: ē_s(0) = (1200 + 91 + 15) / 128.
+ *  - rank 37 (node 2, not its leader 32) late by 20: node 2's a = max(0 +
+ *    3, 20) = 20; the root max(0 + 3 + 12, 20 + (N + 1 - 1)) = 30; rank
+ *    37 exits 10 after its arrival, leader 32 at 30: ē_s = (1190 + 10 +
+ *    78 + 30 + 30) / 128, ē = 15 + 32 / 128 = 15.25 ms.  Plain
+ *    Clairvoyant with the same plan: t0 = (N + 7 - 1) d = 16, the root
+ *    at 20 + N = 30, everyone else N after arriving: 16 + 14 / 128.
+ *  - rank 32, node 2's leader, late by 20: it exits at 30, 10 after its
+ *    arrival: (1200 + 78 + 10 + 30) / 128, ē = 15 + 12 / 128.
+ *  - rank 5 (the root's node) late by 20: the root at 30 (it is node
+ *    0's leader): (1190 + 10 + 91 + 30) / 128, ē = 15 + 15 / 128.
+ *  - the root late by 20: node 0's a = 20, the root at 30, 10 after its
+ *    arrival: (1200 + 91 + 10) / 128, ē = 15 - 5 / 128.
+ * Nodes of 2, 3 and 1 rank (P = 6, labels 7 7 3 3 3 1, root 3 on the
+ * node of three, leaders 0, 3, 5): balanced a = 0, 1, 0, the root at
+ * max(0 + 5, 0 + 5, 1 + 4) = 5 = t0, everyone else at 4: ē_s(0) = 25/6.
+ * Offsets 0 2 1 0 6 3: a = max(0 + 0, 2) = 2, max(0 + 1, 6) = 6 and 3
+ * (one rank: its arrival); sorted 2, 3, 6: the root at max(2 + 5, 3 + 5,
+ * 6 + 4) = 10; rank 1 exits at 6, 2 at 5, 4 at 10 (N after arriving),
+ * leader 0 at a + N = 6, leader 5 at 7: ē_s = (6 + 4 + 4 + 10 + 4 + 4) /
+ * 6, ē = 5 + 7/6 ms. */
+static void test_clv_node_hand(void **state) {
+    (void)state;
+    enum { P = 128 };
+    int lab[P];
+    double o[P];
+    for (int r = 0; r < P; r++) lab[r] = r / 16;
+    static const struct { int late; double want; } cases[] = {
+        {37, 15 + 32.0 / 128}, {32, 15 + 12.0 / 128},
+        {5, 15 + 15.0 / 128},  {0, 15 - 5.0 / 128}};
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        for (int r = 0; r < P; r++) o[r] = 0;
+        papc_arrival_case c = make_case(PAPC_REDUCE, "clairvoyant_node", P, 0,
+                                        2097152, o, 1, 3e-6, 8e-10, 2.5e-10,
+                                        0);
+        c.node = lab;
+        c.plan_segments = 10;
+        c.plan_round = 1 * MS;
+        c.t0 = papc_arrival_model_structure(&c);
+        assert_true(fabs(c.t0 - 15 * MS) < 1e-15);
+        o[cases[i].late] = 20 * MS;
+        double e = papc_arrival_model_mean(&c);
+        if (fabs(e - cases[i].want * MS) > 1e-12) {
+            print_error("8x16, rank %d late: ē %.9g ms, want %.9g ms\n",
+                        cases[i].late, e / MS, cases[i].want);
+            fail();
+        }
+        double F[P], sum = 0;
+        assert_int_equal(papc_arrival_model_exits(&c, F), 0);
+        for (int r = 0; r < P; r++) sum += F[r] - o[r];
+        assert_true(fabs(sum / P - e) < 1e-12);
+        if (cases[i].late == 37) { /* plain Clairvoyant, the same plan */
+            c.name = "clairvoyant";
+            c.node = NULL;
+            c.t0 = papc_arrival_model_structure(&c);
+            assert_true(fabs(c.t0 - 16 * MS) < 1e-15);
+            assert_true(fabs(papc_arrival_model_mean(&c) -
+                             (16 + 14.0 / 128) * MS) < 1e-12);
+        }
+    }
+    int lab6[6] = {7, 7, 3, 3, 3, 1};
+    double o6[6] = {0, 2 * MS, 1 * MS, 0, 6 * MS, 3 * MS}, z6[6] = {0};
+    papc_arrival_case c = make_case(PAPC_REDUCE, "clairvoyant_node", 6, 3,
+                                    2097152, z6, 1, 3e-6, 8e-10, 2.5e-10, 0);
+    c.node = lab6;
+    c.plan_segments = 4;
+    c.plan_round = 1 * MS;
+    c.t0 = papc_arrival_model_structure(&c);
+    assert_true(fabs(c.t0 - 5 * MS) < 1e-15);
+    c.offset = o6;
+    assert_true(fabs(papc_arrival_model_mean(&c) - (5 + 7.0 / 6) * MS) <
+                1e-12);
+}
+
+/* The grouping's shape and the beta clairvoyant_node plans with. */
+static void test_clv_node_shape_and_beta(void **state) {
+    (void)state;
+    int lab6[6] = {7, 7, 3, 3, 3, 1}, G = -1, nmax = -1;
+    assert_int_equal(papc_arrival_node_shape(6, lab6, &G, &nmax), 0);
+    assert_int_equal(G, 3);
+    assert_int_equal(nmax, 3);
+    assert_int_equal(papc_arrival_node_shape(6, NULL, &G, &nmax), 0);
+    assert_int_equal(G, 6);
+    assert_int_equal(nmax, 1);
+    int lab128[128];
+    for (int r = 0; r < 128; r++) lab128[r] = 16 * (r % 8); /* round robin */
+    assert_int_equal(papc_arrival_node_shape(128, lab128, &G, &nmax), 0);
+    assert_int_equal(G, 8);
+    assert_int_equal(nmax, 16);
+    assert_int_equal(papc_arrival_node_shape(0, lab6, &G, &nmax), -1);
+    assert_int_equal(G, 0);
+    assert_true(papc_clv_node_beta(13.4e-9, 8, 16) == 13.4e-9 / 16);
+    assert_true(papc_clv_node_beta(13.4e-9, 1, 16) == 13.4e-9);  /* one node */
+    assert_true(papc_clv_node_beta(13.4e-9, 16, 1) == 13.4e-9);  /* 1 per node */
+}
+
+/* The general checks again with nodes: blocks of 4 ranks (the last one
+ * short where 4 does not divide P), then ranks dealt round robin onto 3
+ * nodes (labels r % 3: a node's ranks are not contiguous). */
+static int blocks4[MAXP], dealt3[MAXP];
+static void node_labels_init(void) {
+    for (int r = 0; r < MAXP; r++) {
+        blocks4[r] = r / 4;
+        dealt3[r] = r % 3;
+    }
+}
+static void with_nodes(void (*test)(void **), void **state) {
+    node_labels_init();
+    case_node = blocks4;
+    test(state);
+    case_node = dealt3;
+    test(state);
+    case_node = NULL;
+}
+static void test_zero_offsets_give_t0_nodes(void **state) {
+    with_nodes(test_zero_offsets_give_t0, state);
+}
+static void test_never_below_ideal_nodes(void **state) {
+    with_nodes(test_never_below_ideal, state);
+}
+static void test_monotone_nodes(void **state) {
+    with_nodes(test_monotone, state);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_offsets_give_t0),
-        cmocka_unit_test(test_unweighed_rows),
+        cmocka_unit_test(test_every_row_has_a_model),
         cmocka_unit_test(test_aliases),
         cmocka_unit_test(test_pick),
         cmocka_unit_test(test_hand_cases),
@@ -1566,6 +1738,12 @@ int main(void) {
         cmocka_unit_test(test_zero_offsets_give_t0_eager),
         cmocka_unit_test(test_never_below_ideal_eager),
         cmocka_unit_test(test_monotone_eager),
+        cmocka_unit_test(test_clv_node_plain_equivalents),
+        cmocka_unit_test(test_clv_node_hand),
+        cmocka_unit_test(test_clv_node_shape_and_beta),
+        cmocka_unit_test(test_zero_offsets_give_t0_nodes),
+        cmocka_unit_test(test_never_below_ideal_nodes),
+        cmocka_unit_test(test_monotone_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -523,8 +523,9 @@ static int clv_exec_run(const papc_call *c, const papc_arrival *a, int root,
     if (count <= 0) return MPI_SUCCESS;
     clv_exec x = {.c = c, .t = t, .count = count, .sub = sub};
     papc_clv_round plan;
-    double beta = a->beta_busy;
-    if (nodes && nodes->G > 1 && nodes->nmax > 1) beta /= nodes->nmax;
+    double beta = nodes ? papc_clv_node_beta(a->beta_busy, nodes->G,
+                                             nodes->nmax)
+                        : a->beta_busy;
     if (papc_clv_plan_for(c, a->alpha_busy, beta, a->gamma, &plan) != 0)
         return papc_error(MPI_ERR_INTERN, "clairvoyant: no plan");
     x.elems = (int)plan.elems;

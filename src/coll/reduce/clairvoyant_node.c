@@ -91,13 +91,16 @@
  * ring's 12.94; mean elapsed 2.21 ms (plain Clairvoyant 28.66, the ring
  * 6.48).
  *
+ * The plain call weighs this row (issue 16, s13): its arrival model
+ * (src/model/arrival_model.c, reduce_clairvoyant_node) follows the two
+ * stages on the node grouping the monitor's busy fit agreed (the same
+ * papc_node_labels on the same ranks), with this executor's N and round
+ * (papc_clv_node_beta); where the grouping is trivial (one node, one rank
+ * per node) the row is plain Clairvoyant and only that row is weighed.
+ *
  * Departures from the paper: the paper has no nodes (one rank per node);
- * everything else is clairvoyant.c's (its departures (1)-(5)).  The
- * plain call does not weigh this row (it has no arrival model in
- * src/model/arrival_model.c: its price would need the node sizes, which
- * papc_arrival_case does not carry; and its balanced model is plain
- * Clairvoyant's, under which it never beats that row).  Commutative ops
- * only.  Knobs: clairvoyant.c's, and PAPC_FIT_NODE_SIZE.
+ * everything else is clairvoyant.c's (its departures (1)-(5)).  Commutative
+ * ops only.  Knobs: clairvoyant.c's, and PAPC_FIT_NODE_SIZE.
  */
 #include <stdint.h>
 #include <stdlib.h>
