@@ -260,17 +260,17 @@ int papc_set_selection(const char *mode);
  * Agreed per communicator as papc_set_selection (where the ranks differ:
  * on). */
 int papc_set_arrival_selection(int on);
+int papc_get_arrival_selection(void);
 /* For benchmarks that run several algorithms at one call site: the calls
  * after it are kept at call sites of their own, told apart by tag (0, the
  * default: by collective, root, bytes and P alone) -- their own history
  * predictor, views and straggler report, as if each algorithm were called
  * from a place of its own.  papc-bench --site-per-row sets one tag per
- * algorithm, so a row's predictions do not learn an iteration's delays
+ * algorithm, so a row's predictions cannot learn an iteration's delays
  * from the rows run before it in that iteration.  For this process; set
  * it on every rank alike, between the same two calls (a site's decider and
  * views are agreed per site).  MPI_ERR_ARG for tag < 0. */
 int papc_arrival_site_tag(int tag);
-int papc_get_arrival_selection(void);
 /* The file of the loaded profile, or NULL when none is loaded. */
 const char *papc_profile_path(void);
 

@@ -54,8 +54,8 @@
 #   --mode M          one-late, rand-late or both (default both)
 #   --site-per-row    papc-bench --site-per-row: every algorithm at a call
 #                     site of its own (its own history predictor), as in a
-#                     program; without, a row's predictions learn each
-#                     iteration's delays from the rows run before it
+#                     program; without, a row's predictions can learn
+#                     each iteration's delays from the rows run before it
 #   --balanced-iterations N   measured iterations of the balanced runs
 #                     (default 40; 0 = no balanced runs)
 #   --balanced-only   only the balanced runs (into an existing DIR, say)

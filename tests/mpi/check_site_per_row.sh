@@ -3,9 +3,8 @@
 # papc-bench --site-per-row (papc_arrival_site_tag): run twice with the
 # arrival report (PAPC_REPORT=REPORT), once as given and once with
 # --site-per-row added; the first must list one gather site without a tag,
-# the second one gather site per algorithm row, tags 1.. (a row's own
-# history and views), and none untagged but the reference's (tag 0 is
-# never a row's).  Also: papc-bench exits 0 both times.
+# the second one gather site per algorithm row, each with a tag of its own
+# (a row's own history and views).  Also: papc-bench exits 0 both times.
 report=$1
 shift 2
 fail() { echo "site per row check: FAILED: $*"; exit 1; }
