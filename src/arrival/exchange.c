@@ -165,6 +165,8 @@ arr_slot *papc_arr_slot(int rank, int epoch, int create) {
     s->decided = NAN;
     s->arrived = NAN;
     s->hist_err = NAN;
+    s->started = NAN;
+    s->start_frac = NAN;
     s->accounted = 0;
     s->elapsed = NAN;
     s->prev_of = -1;
@@ -180,6 +182,15 @@ void papc_arr_store_pred(int rank, int epoch, int pred, double t) {
 void papc_arr_store_hist_err(int rank, int epoch, double sigma) {
     arr_slot *s = papc_arr_slot(rank, epoch, 1);
     if (s && isnan(s->arrived)) s->hist_err = sigma;
+}
+
+void papc_arr_store_start(int rank, int epoch, double started,
+                          double frac) {
+    arr_slot *s = papc_arr_slot(rank, epoch, 1);
+    if (s && isnan(s->arrived)) {
+        s->started = started;
+        s->start_frac = frac;
+    }
 }
 
 /* ---- who receives an estimate (header comment) ---- */
@@ -304,6 +315,29 @@ static void weigh_guesses(int n, double *t, int *guess, double *sigma,
     if (on && guess && sigma) papc_guess_shrink(n, t, guess, sigma, now);
 }
 
+/* Overdue progress.  A rank that began its phase at s (its EST_START
+ * notice, stamped here) and reports progress at fraction f of a phase has
+ * not reported by now: its phase is longer than (now - s) / f, so it comes
+ * after papc_overdue_bound (src/topo/guess.c).  A history guess earlier
+ * than that is known to be wrong and is raised to it.  Why: under random
+ * delays longer than the compute phase the ranks still silent at the first
+ * arrival are the late ones, and a guess from last iteration's delays put
+ * some of them among the early ranks, which the sorted algorithms then
+ * wait for (docs/arrival.md, "Overdue progress").  Progress predictions,
+ * arrivals and unknown ranks (after every known one already) are left. */
+static void bound_overdue(int n, int epoch, double *t, double now) {
+    if (papc_mon.fault == FAULT_MISSING || papc_mon.fault == FAULT_STALE)
+        return;
+    for (int r = 0; r < n; r++) {
+        if (!isfinite(t[r])) continue;
+        arr_slot *s = papc_arr_slot(r, epoch, 0);
+        if (!s || !isnan(s->arrived) || !isnan(s->pred[PRED_PROGRESS]))
+            continue;
+        double low = papc_overdue_bound(s->started, s->start_frac, now);
+        if (low > t[r]) t[r] = low;
+    }
+}
+
 void papc_arr_form(int epoch, int *order, double *offset, int *known) {
     int n = papc_mon.size;
     double now = papc_arr_now();
@@ -339,6 +373,7 @@ void papc_arr_form(int epoch, int *order, double *offset, int *known) {
      * a guess is worth"); the times the order is formed with are recorded
      * as what the algorithm is told. */
     weigh_guesses(n, t, guess, sigma, now);
+    bound_overdue(n, epoch, t, now);
     for (int r = 0; r < n; r++) {
         arr_slot *s = papc_arr_slot(r, epoch, 0);
         if (s && !isnan(s->arrived)) continue;
@@ -726,7 +761,9 @@ void papc_arr_on_ctl(int source, int tag, const double *m) {
          * (m[3], -1: unknown): times its horizon, its error here. */
         int pred = (int)m[2];
         papc_tr_lock();
-        papc_arr_store_pred(source, epoch, pred, now + m[1]);
+        if (pred == EST_START) /* m[1]: minus the phase's age at sending */
+            papc_arr_store_start(source, epoch, now + m[1], m[3]);
+        else papc_arr_store_pred(source, epoch, pred, now + m[1]);
         if (pred == PRED_HISTORY)
             papc_arr_store_hist_err(source, epoch,
                                     m[3] >= 0 ? m[3] * m[1] : NAN);
@@ -1485,6 +1522,7 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
         double t = papc_arr_now();
         papc_mon.t_last_exit = t;
         papc_mon.t_phase = t;
+        papc_mon.phase_reported = 0;
         papc_mon.last_site = a->site;
         if (c->rank == a->decider) papc_arr_note_algorithm(a->site, c->algorithm);
         papc_tr_lock();

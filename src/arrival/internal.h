@@ -40,6 +40,11 @@ enum { TAG_EST = 1, TAG_NOTICE = 2, TAG_FIN = 3, TAG_BG = 4, TAG_WARM = 5,
 
 /* Predictors. */
 enum { PRED_PROGRESS = 0, PRED_HISTORY = 1, PRED_N = 2 };
+/* An estimate message that is not a prediction: the sender began a phase
+ * (papc_processing_start), `age` seconds before it was sent, and first
+ * reported progress at fraction f of its previous phase (exchange.c,
+ * "overdue progress"). */
+enum { EST_START = PRED_N };
 /* Error kinds: the two predictors, and the decision (the arrival time the
  * order was formed with, for ranks not there yet: what the algorithm was
  * told, whichever predictor it came from and however late). */
@@ -68,6 +73,10 @@ typedef struct arr_slot {
                                 horizon (the rank's own relative error times
                                 the horizon, s); NAN: unknown */
     int accounted;           /* error already counted for the report */
+    double started;          /* the rank began its phase (EST_START), this
+                                process' clock; NAN */
+    double start_frac;       /* and first reported progress at this fraction
+                                of its previous phase; NAN */
     /* Online refinement (choose.c, PAPC_ARRIVAL_LEARN), at the decider: */
     double elapsed;          /* the rank's time in this epoch's plain call,
                                 its own clock (from its next notice); NAN */
@@ -106,7 +115,8 @@ typedef struct arr_cmd {
     double remaining;        /* seconds from t_cmd */
     double t_cmd;
     double relerr;           /* history: the sender's typical relative error
-                                of such guesses (NAN: unknown) */
+                                of such guesses (NAN: unknown); EST_START:
+                                the fraction of its first progress report */
     int ndest;               /* -1: every peer */
     int dest[ARR_DEST_MAX];
 } arr_cmd;
@@ -225,6 +235,9 @@ typedef struct papc_monitor {
     int reported_epoch;       /* [fg] epoch of this process' latest progress
                                  report (-1: none) */
     double t_phase;           /* [fg] start of the current compute phase */
+    double first_frac;        /* [fg] fraction of the first progress report
+                                 of the latest phase that had one; NAN */
+    int phase_reported;       /* [fg] the current phase reported progress */
     double t_last_exit;       /* [fg] NAN before the first call */
     int last_site;            /* [fg] site of the last exit, -1 */
     int guess_site;           /* [fg] site whose exit made the pending
@@ -369,6 +382,8 @@ void papc_arr_on_ctl(int source, int tag, const double *msg);   /* [th] */
 void papc_arr_store_pred(int rank, int epoch, int pred, double t);  /* mu */
 /* A history guess's typical error at its horizon, sigma seconds (mu). */
 void papc_arr_store_hist_err(int rank, int epoch, double sigma);
+void papc_arr_store_start(int rank, int epoch, double started,
+                          double frac);                         /* mu */
 /* The plain call's spread floor at c's site: learnt from the site's views
  * (guess.h, papc_spread_floor), the same on every rank (fg). */
 double papc_arr_spread_floor(const papc_call *c);

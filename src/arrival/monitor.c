@@ -345,12 +345,17 @@ int papc_arr_fg_wait(const char *what) {
 static void send_estimate(const arr_cmd *cmd) {
     double now = papc_arr_now();
     double rem = cmd->remaining - (now - cmd->t_cmd);
-    if (rem < 0) rem = 0;
+    int start = cmd->pred == EST_START;
+    if (start) rem = -(now - cmd->t_cmd);  /* began that long ago */
+    else if (rem < 0) rem = 0;
     /* A history guess carries its typical error at this horizon. */
     double sigma = cmd->pred == PRED_HISTORY && cmd->relerr >= 0
                        ? cmd->relerr * rem : NAN;
     papc_tr_lock();
-    papc_arr_store_pred(papc_mon.rank, cmd->epoch, cmd->pred, now + rem);
+    if (start)
+        papc_arr_store_start(papc_mon.rank, cmd->epoch, cmd->t_cmd,
+                             cmd->relerr);
+    else papc_arr_store_pred(papc_mon.rank, cmd->epoch, cmd->pred, now + rem);
     if (cmd->pred == PRED_HISTORY)
         papc_arr_store_hist_err(papc_mon.rank, cmd->epoch, sigma);
     papc_tr_unlock();
@@ -812,6 +817,8 @@ static int mon_start(MPI_Comm priv) {
     }
     papc_mon.epoch_next = 0;
     papc_mon.reported_epoch = -1;
+    papc_mon.first_frac = NAN;
+    papc_mon.phase_reported = 0;
     papc_arr_count_reset();
     papc_mon.nrecent = 0;
     papc_mon.t_phase = papc_arr_now();
@@ -860,6 +867,17 @@ int papc_monitor_init(MPI_Comm comm) {
  * using it would take this process as overdue, i.e. early.  It is
  * retracted (an estimate of NAN clears it at the receivers) before the new
  * phase reports; the monitor sends both in order. */
+/* PAPC_OVERDUE_BOUND=0: no phase-start notices, so no decider bounds an
+ * overdue report (to measure the difference). */
+static int overdue_bound_on(void) {
+    static int on = -1;
+    if (on < 0) {
+        const char *v = getenv("PAPC_OVERDUE_BOUND");
+        on = !(v && strcmp(v, "0") == 0);
+    }
+    return on;
+}
+
 int papc_processing_start(void) {
     if (!papc_mon.running) return MPI_SUCCESS;
     double now = papc_arr_now();
@@ -868,6 +886,14 @@ int papc_processing_start(void) {
         papc_arr_command(papc_mon.epoch_next, PRED_PROGRESS, NAN, now, NAN);
         papc_mon.reported_epoch = -1;
     }
+    /* Tells the deciders when this phase began, so that a progress report
+     * that has not come by the decision bounds this process' arrival
+     * (exchange.c, "overdue progress"); only a process that reported
+     * progress before has a fraction to tell. */
+    if (overdue_bound_on() && papc_mon.first_frac > 0)
+        papc_arr_command(papc_mon.epoch_next, EST_START, 0, now,
+                         papc_mon.first_frac);
+    papc_mon.phase_reported = 0;
     return MPI_SUCCESS;
 }
 
@@ -877,6 +903,8 @@ int papc_progress(double fraction) {
                           "(0, 1)", fraction);
     if (!papc_mon.running) return MPI_SUCCESS;
     double now = papc_arr_now();
+    if (!papc_mon.phase_reported) papc_mon.first_frac = fraction;
+    papc_mon.phase_reported = 1;
     double rem = (now - papc_mon.t_phase) * (1 - fraction) / fraction;
     papc_arr_command(papc_mon.epoch_next, PRED_PROGRESS, rem, now, NAN);
     papc_mon.reported_epoch = papc_mon.epoch_next;

@@ -8,6 +8,12 @@ double papc_guess_relerr(double actual, double guess, double horizon) {
     return fabs(actual - guess) / horizon;
 }
 
+double papc_overdue_bound(double started, double frac, double now) {
+    if (!isfinite(started) || !(frac > 0 && frac < 1) || !(now > started))
+        return -INFINITY;
+    return started + (now - started) / frac;
+}
+
 double papc_guess_weight(double tau2, double sigma) {
     if (!(sigma > 0) || !isfinite(sigma)) return 1;  /* 0 or unknown */
     if (!(tau2 > 0)) return 0;

@@ -20,6 +20,15 @@
  * NAN when the horizon is not positive. */
 double papc_guess_relerr(double actual, double guess, double horizon);
 
+/* The earliest a rank can still arrive when its progress report is
+ * overdue: it began its phase at `started` and, in its previous phase,
+ * first reported progress at fraction `frac` of it; no report of this
+ * phase by `now` means frac * T > now - started, so its arrival is after
+ * started + (now - started) / frac.  -INFINITY when nothing is known
+ * (started not finite, frac not in (0, 1), now not after started).  Same
+ * clock for started and now (the receiver's: it stamps the notice). */
+double papc_overdue_bound(double started, double frac, double now);
+
 /* The weight (0..1) of a guess of typical error sigma against a pattern of
  * mean square tau2 (both in seconds, squared for tau2): tau2 / (tau2 +
  * sigma^2), the shrinkage factor of a normal guess toward the pattern's

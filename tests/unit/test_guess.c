@@ -25,6 +25,25 @@ static void test_relerr(void **state) {
     assert_true(isnan(papc_guess_relerr(1.0, NAN, 1.0)));
 }
 
+/* A rank that reports at half its phase and has not by 30 ms into it
+ * takes 60 ms at least; nothing is bounded without a start, a fraction in
+ * (0, 1) or time past the start. */
+static void test_overdue_bound(void **state) {
+    (void)state;
+    assert_float_equal(papc_overdue_bound(100.0, 0.5, 100.03), 100.06, 1e-9);
+    assert_float_equal(papc_overdue_bound(100.0, 0.25, 100.01), 100.04, 1e-9);
+    /* the later the phase began, the weaker the bound */
+    assert_true(papc_overdue_bound(100.01, 0.5, 100.03) <
+                papc_overdue_bound(100.0, 0.5, 100.03));
+    assert_true(isinf(papc_overdue_bound(NAN, 0.5, 1.0)));
+    assert_true(papc_overdue_bound(NAN, 0.5, 1.0) < 0);
+    assert_true(isinf(papc_overdue_bound(0.0, 1.0, 1.0)));
+    assert_true(isinf(papc_overdue_bound(0.0, 0.0, 1.0)));
+    assert_true(isinf(papc_overdue_bound(0.0, NAN, 1.0)));
+    assert_true(isinf(papc_overdue_bound(2.0, 0.5, 1.0)));
+    assert_true(isinf(papc_overdue_bound(1.0, 0.5, 1.0)));
+}
+
 static void test_weight(void **state) {
     (void)state;
     assert_float_equal(papc_guess_weight(1e-4, NAN), 1.0, 0);
@@ -187,6 +206,7 @@ static void test_spread_lasting(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_relerr),
+        cmocka_unit_test(test_overdue_bound),
         cmocka_unit_test(test_weight),
         cmocka_unit_test(test_accurate_late_guess_kept),
         cmocka_unit_test(test_wild_guesses_pulled_in),
