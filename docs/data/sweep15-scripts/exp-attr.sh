@@ -5,7 +5,8 @@
 #   nonotice   non-deciders send no notice for a classic row
 #   nodecision the decider sends no view decision, the others post no receive
 #   nohist     no history estimate at the call's exit
-# balanced (delay 0) gather 256 Ki and reduce 2 Mi, one-late 10 ms gather 256 Ki.
+# balanced (delay 0) gather 256 Ki and reduce 2 Mi. Needs a worktree /work/lead-s15 of main
+# 85de908 with attr-knobs.diff applied (git apply) and built in its build/.
 B=${B:-/work/lead-s15/build}
 R=${R:-/work/r15/attr}
 P=${P:-/work/r15/calib/profile.json}
