@@ -93,6 +93,14 @@ const char *papc_strerror(int err);
 /* The name of the algorithm the latest successful plain call of coll ran
  * on this thread ("binomial"), or NULL before any call. */
 const char *papc_last_algorithm(papc_collective coll);
+/* 1 when the latest successful plain call of coll on this thread was
+ * watched by the arrival monitor (it ran in an arrival epoch, so its
+ * arrivals reach the next call's choice), 0 when it was not: no monitor,
+ * arrival selection off, a call too small to weigh, a named algorithm, or
+ * one of the calls a quiet call site runs unwatched
+ * (PAPC_ARRIVAL_WATCH_EVERY).  The same on every rank of a call.  For
+ * diagnostics and tests. */
+int papc_last_watched(papc_collective coll);
 /* 1 when the latest collective call of this thread (plain or _alg) got
  * past its checks and started its algorithm; 0 when it returned before:
  * an argument papcoll refuses, an intercommunicator, MPI not initialized.

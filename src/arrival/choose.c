@@ -482,8 +482,9 @@ static int explore(const papc_call *c, const papc_row_learning *l, int rows,
 static const papc_alg_desc *cheapest(papc_call *c,
                                      const papc_alg_desc *classic,
                                      size_t seg0, const double *offset,
-                                     size_t *seg) {
+                                     size_t *seg, int *quiet) {
     *seg = 0;
+    *quiet = 0;
     double spread = 0;
     for (int r = 0; r < c->size; r++)
         if (offset[r] > spread) spread = offset[r];
@@ -500,6 +501,7 @@ static const papc_alg_desc *cheapest(papc_call *c,
                     papc_collective_name(c->coll), c->size,
                     papc_call_bytes(c), spread * 1e3, lasting * 1e3,
                     floor * 1e3, classic->info.name);
+        *quiet = spread < floor;
         return classic;
     }
     int bg = papc_bg_available(c), n = 0, base = -1;
@@ -616,6 +618,36 @@ static int run_wrapped(papc_call *c, const papc_alg_desc *r) {
     return papc_arrival_end(c, &a, r->run(c));
 }
 
+/* PAPC_ARRIVAL_WATCH_EVERY=k (1-64, default 4; 1: every call): while a
+ * site is quiet -- its latest view and the spread that lasted under the
+ * floor, so the classic row runs -- only every k-th plain call there is
+ * watched (run in an epoch: notices, a decision, a view); the others run
+ * the classic row as the plain call without a monitor would, keeping only
+ * the history predictor's local bookkeeping.  Why: the epoch around the
+ * classic row was the balanced call's whole extra cost, ~0.2 ms of a
+ * 4.7 ms gather and ~2 ms of a 96 ms reduce on the emulated cluster, and
+ * no single message of it (docs/performance.md, sweep 15).  The price: a
+ * pattern that starts while the site is quiet is seen at the next watched
+ * call, up to k - 1 calls later (then every call is watched again at once,
+ * as the first view over the floor ends the quiet).  Every rank takes the
+ * same turn: papc_arr_watch counts at the site from agreed views. */
+#define ARRIVAL_WATCH_EVERY_DEFAULT 4
+static int watch_every(void) {
+    /* Read at every call, as its communicator agreed it (settings.c). */
+    const char *v = papc_getenv("PAPC_ARRIVAL_WATCH_EVERY");
+    int n = v && *v ? atoi(v) : ARRIVAL_WATCH_EVERY_DEFAULT;
+    if (n < 1) n = 1;
+    if (n > 64) n = 64;
+    return n;
+}
+
+static int run_unwatched(papc_call *c, const papc_alg_desc *r, int site) {
+    papc_arr_unwatched_enter(site);
+    int rc = r->run(c);
+    papc_arr_unwatched_exit(site);
+    return rc;
+}
+
 int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
                        size_t seg0, int *handled) {
     *handled = 0;
@@ -633,7 +665,7 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     if (!offset) return papc_error(MPI_ERR_NO_MEM, "arrival choice");
     const papc_alg_desc *r = classic;
     size_t seg = 0;
-    int known = 0;
+    int known = 0, quiet = 0;
     int found = papc_arrival_view(c, offset, &known);
     if (verbose() >= 2 && c->rank == 0 && !(found && known >= 2))
         fprintf(stderr, "papcoll: %s P=%d %zu B, no view (%s, %d known): "
@@ -650,15 +682,21 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     if (found && known >= 2) {
         for (int i = 0; i < c->size; i++)
             if (!isfinite(offset[i])) offset[i] = 0;
-        r = cheapest(c, classic, seg0, offset, &seg);
+        r = cheapest(c, classic, seg0, offset, &seg, &quiet);
     }
     free(offset);
+    int site = -1;
+    int watch = papc_arr_watch(c, quiet, watch_every(), &site);
     if (r != classic && !papc_getenv("PAPC_SEGSIZE"))
         c->segsize = seg ? seg : seg0;
     *handled = 1;
     c->arrival_view = 1;
     c->algorithm = r->info.name;
     papc_call_started = 1;
+    if (!watch) {
+        c->arrival_view = 0;
+        return run_unwatched(c, r, site);
+    }
     rc = (r->info.flags & PAPC_FLAG_ARRIVAL_AWARE) ? r->run(c)
                                                    : run_wrapped(c, r);
     if (rc == MPI_SUCCESS)

@@ -252,6 +252,9 @@ int papc_arr_estimate_dests(int *dest) {
 static int decides_after(int site) {
     if (site < 0 || site >= papc_mon.nsites) return 0;
     int next = papc_mon.sites[site].next;
+    /* A quiet site's next call here runs without an epoch (choose.c):
+     * nothing to decide, so the decider's monitor may nap. */
+    if (next == site && !papc_mon.sites[site].next_watched) return 0;
     if (next >= 0 && next < papc_mon.nsites &&
         papc_mon.sites[next].decider >= 0)
         return papc_mon.sites[next].decider == papc_mon.rank;
@@ -1396,6 +1399,54 @@ int papc_arrival_view(const papc_call *c, double *offset, int *known) {
     if (!papc_mon.running) return 0;
     complete_pending_views();
     return copy_view(c, offset, known);
+}
+
+int papc_arr_watch(const papc_call *c, int quiet, int every, int *site) {
+    int watch = 1;
+    papc_tr_lock();
+    *site = papc_arr_site(c);
+    if (*site >= 0) {
+        arr_site *s = &papc_mon.sites[*site];
+        if (quiet && every > 1 && s->unwatched < every - 1) {
+            s->unwatched++;
+            watch = 0;
+        } else {
+            s->unwatched = 0;
+        }
+        s->next_watched = !quiet || every <= 1 || s->unwatched >= every - 1;
+    }
+    papc_tr_unlock();
+    return watch;
+}
+
+void papc_arr_unwatched_enter(int site) {
+    double t = papc_arr_now();
+    papc_tr_lock();
+    papc_arr_history_arrive(site, t);
+    papc_tr_unlock();
+}
+
+void papc_arr_unwatched_exit(int site) {
+    double t = papc_arr_now();
+    papc_mon.t_last_exit = t;
+    papc_mon.t_phase = t;
+    papc_mon.phase_reported = 0;
+    papc_mon.last_site = site;
+    papc_tr_lock();
+    double rem = papc_arr_history_next(site);
+    double relerr = papc_arr_history_relerr(site);
+    /* A guess for a call that will not be watched is never used. */
+    int next = site >= 0 ? papc_mon.sites[site].next : -1;
+    int wanted = next != site || papc_mon.sites[site].next_watched;
+    int guess = wanted && !isnan(rem) && rem >= HISTORY_MIN_SECONDS;
+    if (guess) papc_arr_history_guessed(site, t, rem);
+    atomic_store_explicit(&papc_mon.decides_next, decides_after(site),
+                          memory_order_relaxed);
+    papc_tr_unlock();
+    if (guess)
+        papc_arr_command(__atomic_load_n(&papc_mon.epoch_next,
+                                         __ATOMIC_RELAXED),
+                         PRED_HISTORY, rem, t, relerr);
 }
 
 int papc_arrival_begin(const papc_call *c, papc_order_need need, int decider,

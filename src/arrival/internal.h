@@ -189,6 +189,12 @@ typedef struct arr_site {
                                 measurement of an older one is dropped */
     long learn_calls;        /* plain calls made here (papc_row_learning's
                                 ran_at counts in them) */
+    /* Sparse watching (choose.c, PAPC_ARRIVAL_WATCH_EVERY): plain calls
+     * made here in a row without an epoch, and whether the next one is to
+     * be watched by that count.  Changed only by the plain call, from the
+     * agreed views, so the same on every rank. */
+    int unwatched;
+    int next_watched;
 } arr_site;
 
 /* An epoch this process decides (it is the decider) and still accounts
@@ -360,6 +366,21 @@ papc_row_learning *papc_arr_learning(const papc_call *c, int rows,
  * of that call is no longer known.  [fg] */
 int papc_arr_take_measurement(const papc_call *c, int *row, double *mean,
                               double *offset);
+/* Sparse watching (choose.c): whether the plain call at c's site that
+ * starts now runs in an epoch (1) or without one (0).  quiet: the site's
+ * latest agreed view and the spread that lasted are under the floor;
+ * every: PAPC_ARRIVAL_WATCH_EVERY.  While quiet, every every-th call is
+ * watched.  The same on every rank: the count changes only here, in the
+ * plain calls every rank makes, from agreed views.  *site: the site's
+ * index for papc_arr_unwatched_enter/exit (-1: none).  [fg] */
+int papc_arr_watch(const papc_call *c, int quiet, int every, int *site);
+/* Around a plain call run without an epoch: what the epoch's begin and end
+ * do that needs no message -- the history predictor's compute time, the
+ * phase the overdue bound and progress reports count from, the last exit
+ * -- and, when the next call is likely watched, the exit's history guess
+ * (its epoch is the next one begun, as no epoch is used here).  [fg] */
+void papc_arr_unwatched_enter(int site);
+void papc_arr_unwatched_exit(int site);
 /* Cancels the views still waiting for their decision (monitor shutdown,
  * before the duplicates are freed). */
 void papc_arr_drop_pending_views(void);

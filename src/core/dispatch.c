@@ -8,6 +8,7 @@
 #include "core.h"
 
 static _Thread_local const char *last_alg[PAPC_NUM_COLLECTIVES];
+static _Thread_local int last_watched[PAPC_NUM_COLLECTIVES];
 _Thread_local int papc_call_started;
 
 int papc_last_call_started(void) { return papc_call_started; }
@@ -15,6 +16,11 @@ int papc_last_call_started(void) { return papc_call_started; }
 const char *papc_last_algorithm(papc_collective coll) {
     if ((int)coll < 0 || coll >= PAPC_NUM_COLLECTIVES) return NULL;
     return last_alg[coll];
+}
+
+int papc_last_watched(papc_collective coll) {
+    if ((int)coll < 0 || coll >= PAPC_NUM_COLLECTIVES) return 0;
+    return last_watched[coll];
 }
 
 int papc_alg_can_run(const papc_alg_desc *a, const papc_call *c) {
@@ -79,14 +85,19 @@ int papc_dispatch(papc_call *c, const char *explicit_name) {
                 a = papc_registry_row(c->coll, 0);
             int handled = 0;
             int rc = papc_arrival_plain(c, a, seg0, &handled);
-            if (handled && rc == MPI_SUCCESS)
+            if (handled && rc == MPI_SUCCESS) {
                 last_alg[c->coll] = c->algorithm;
+                last_watched[c->coll] = c->arrival_view;
+            }
             if (handled || rc != MPI_SUCCESS) return rc;
         }
     }
     c->algorithm = a->info.name;
     papc_call_started = 1;
     int rc = a->run(c);
-    if (rc == MPI_SUCCESS) last_alg[c->coll] = a->info.name;
+    if (rc == MPI_SUCCESS) {
+        last_alg[c->coll] = a->info.name;
+        last_watched[c->coll] = 0;
+    }
     return rc;
 }

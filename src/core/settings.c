@@ -92,6 +92,7 @@ static const setting table[] = {
     {"PAPC_ARRIVAL_PERSIST", "the default (on)", 0},
     {"PAPC_ARRIVAL_NOISE_K", "the default 0", 0},
     {"PAPC_ARRIVAL_EXPLORE", "the default 0.2", 0},
+    {"PAPC_ARRIVAL_WATCH_EVERY", "the default 4", 0},
     {"PAPC_MONITOR", "the default (unset)", 0},
     /* testing knobs that change a schedule */
     {"PAPC_CLV_TEST_OFFSETS", "none", 0},

@@ -4,7 +4,9 @@
  * Usage: mpiexec -n P test_arrival_select MODE DIR (DIR: writable scratch)
  *   MODE "switch" (default): with a monitor, iterations of an instrumented
  *     loop (papc_processing_start / papc_progress) in which one rank
- *     computes D ms longer, for D = 0 then D > 0, for gather, scatter and
+ *     computes D ms longer, for D = 0 (8 calls) then D > 0 (12 calls: a
+ *     quiet site watches every PAPC_ARRIVAL_WATCH_EVERY-th call, so the
+ *     late rank is seen up to 3 calls late), for gather, scatter and
  *     reduce (root 1 when P > 2; 64 KiB blocks; the rank after the root
  *     late by 60 ms, which the classic rows serve first) and allreduce
  *     (1 MiB; rank 1 late by 10 ms, a spread of the order of the call's
@@ -13,7 +15,7 @@
  *     gathered and compared: a divergence would also hang or corrupt,
  *     which the alarm and the result check catch); results equal the
  *     native collective's.  The choice must respond to the imbalance: over
- *     the four collectives, at least a quarter of the calls with a late
+ *     the four collectives, at least 8 of the 48 calls with a late
  *     rank run an arrival-aware row, and more than in the balanced loops
  *     (not every one: the models, under a profile of a 1 Gbit/s cluster
  *     written here, may rightly keep a classic row, and a loaded machine's
@@ -42,6 +44,17 @@
  *     PAPC_ARRIVAL_LEARN=1; without it (learning is opt-in) that check must
  *     fail (X keeps running: the knob changes nothing else).  Every call
  *     agreed on every rank.
+ *   MODE "watch": sparse watching (PAPC_ARRIVAL_WATCH_EVERY=k, default
+ *     4; choose.c).  Gather, balanced then with a rank 20 ms late, at one
+ *     site: every rank watched the same calls (papc_last_watched, gathered
+ *     and compared); with k = 1 every call is watched; with k > 1 a
+ *     balanced run of 24 calls leaves at least 6 unwatched (the ideal is
+ *     24 (k - 1) / k; a loaded machine's jitter over the 1 ms floor
+ *     watches some more), no k calls in a row go unwatched, the first
+ *     watched call of the late loop comes within its first k calls and
+ *     every call after it is watched, and (at P = 4, where the models
+ *     pick one) an arrival-aware row runs within k + 3 calls of the late
+ *     loop's start.
  * Run also under PAPC_ARRIVAL_FAULT=random: orders change, the choice is
  * still agreed.
  */
@@ -104,6 +117,15 @@ static void check_agreed(papc_collective coll) {
     for (int r = 0; r < size && r < 64; r++)
         CHECK(strcmp(all + 64 * r, mine) == 0, "rank %d ran %s, rank %d %s",
               r, all + 64 * r, rank, mine);
+}
+
+/* Every rank's plain call was watched alike in this call; returns it. */
+static int check_watched_agreed(papc_collective coll) {
+    int mine = papc_last_watched(coll), lo = 0, hi = 0;
+    MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(lo == hi, "watched on some ranks only (this rank %d)", mine);
+    return mine;
 }
 
 /* One call of coll on n ints; compares with native; returns whether an
@@ -411,6 +433,61 @@ static void learn_mode(void) {
                !on && counts[top] < 6 ? " (a near-tie: not judged)" : "");
 }
 
+/* MODE watch (header comment). */
+static void watch_mode(void) {
+    papc_collective coll = PAPC_GATHER;
+    int root = size > 2 ? 1 : 0, late = (root + 1) % size, n = 65536;
+    const char *kv = getenv("PAPC_ARRIVAL_WATCH_EVERY");
+    int k = kv && *kv ? atoi(kv) : 4;
+    if (k < 1) k = 1;
+    const int balanced = 24, lateloop = 12;
+    char seen[64] = "";
+    int unwatched = 0, run = 0, longest = 0;
+    snprintf(where, sizeof where, "gather balanced, watch every %d", k);
+    for (int it = 0; it < balanced; it++) {
+        loop(coll, n, root, late, 0, 1);
+        int w = check_watched_agreed(coll);
+        if (it < (int)sizeof seen - 1) seen[it] = w ? 'W' : '.';
+        unwatched += !w;
+        run = w ? 0 : run + 1;
+        if (run > longest) longest = run;
+    }
+    if (k == 1)
+        CHECK(unwatched == 0, "%d of %d calls unwatched with "
+              "PAPC_ARRIVAL_WATCH_EVERY=1 (%s)", unwatched, balanced, seen);
+    else
+        CHECK(unwatched >= balanced / 4, "only %d of %d balanced calls "
+              "unwatched (%s)", unwatched, balanced, seen);
+    CHECK(longest <= k - 1, "%d calls in a row unwatched, at most %d "
+          "allowed (%s)", longest, k - 1, seen);
+
+    snprintf(where, sizeof where, "gather rank %d late 20 ms, watch every %d",
+             late, k);
+    char seen_late[64] = "";
+    int first = -1, aware_at = -1, gaps = 0;
+    for (int it = 0; it < lateloop; it++) {
+        int aware = loop(coll, n, root, late, 20, 1);
+        int w = check_watched_agreed(coll);
+        seen_late[it] = aware ? 'A' : w ? 'W' : '.';
+        if (w && first < 0) first = it;
+        if (!w && first >= 0) gaps++;
+        if (aware && aware_at < 0) aware_at = it;
+    }
+    CHECK(first >= 0 && first < k, "first watched call of the late loop: "
+          "%d (%s)", first, seen_late);
+    CHECK(gaps == 0, "%d calls unwatched after the late loop's first "
+          "watched one (%s)", gaps, seen_late);
+    /* At P = 4 the test's cluster profile prices an arrival-aware row
+     * first (with k = 1 from late call 3 on); at P = 5 a classic row wins,
+     * and stays watched. */
+    if (size == 4)
+        CHECK(aware_at >= 0 && aware_at < k + 3, "first arrival-aware row "
+              "at late call %d (%s)", aware_at, seen_late);
+    if (rank == 0)
+        printf("watch every %d: balanced %s (%d of %d unwatched), late %s\n",
+               k, seen, unwatched, balanced, seen_late);
+}
+
 /* Every rank's failures summed; the monitor (if started) and MPI ended;
  * "ok" or "FAILED" on rank 0; the exit code. */
 static int finish(int monitor) {
@@ -438,6 +515,11 @@ int main(int argc, char **argv) {
                  root, (root + 1) % size, 20);
         penalise(argc > 2 ? argv[2] : ".", PAPC_ALLREDUCE, "allreduce",
                  262144, 0, 1 % size, 10);
+        return finish(1);
+    }
+    if (strcmp(mode, "watch") == 0) {
+        papc_monitor_init(MPI_COMM_WORLD);
+        watch_mode();
         return finish(1);
     }
     if (strcmp(mode, "learn") == 0) {
@@ -469,20 +551,22 @@ int main(int argc, char **argv) {
                   "with the choice off", aware0);
         snprintf(where, sizeof where, "%s rank %d late %g ms", names[k],
                  late, late_ms);
-        int aware1 = loop(colls[k], n, root, late, late_ms, iters);
+        /* 4 more: a quiet site sees the late rank up to
+         * PAPC_ARRIVAL_WATCH_EVERY - 1 calls late (mode watch) */
+        int aware1 = loop(colls[k], n, root, late, late_ms, iters + 4);
         sum1 += aware1;
         if (!expect_switch)
             CHECK(aware1 == 0, "%d calls ran an arrival-aware row with the "
                   "choice off", aware1);
         if (rank == 0)
             printf("%s: balanced %d/%d arrival-aware, late %d/%d (last %s)\n",
-                   names[k], aware0, iters, aware1, iters,
+                   names[k], aware0, iters, aware1, iters + 4,
                    papc_last_algorithm(colls[k]));
     }
     snprintf(where, sizeof where, "all collectives");
     if (expect_switch)
         CHECK(sum1 >= iters && sum1 > sum0, "%d of %d calls with a late rank "
               "and %d of %d balanced ones ran an arrival-aware row", sum1,
-              4 * iters, sum0, 4 * iters);
+              4 * (iters + 4), sum0, 4 * iters);
     return finish(monitor);
 }
