@@ -32,7 +32,9 @@
  * each view's prices kept at the site by every rank alike.  The
  * price: one call of lag (the offsets describe the previous iteration's
  * prediction, which is what an iterative program repeats), and P - 1
- * small messages from the decider per call.
+ * small messages from the decider per watched call -- every call, except
+ * at a quiet site, which watches every PAPC_ARRIVAL_WATCH_EVERY-th
+ * (watch_every, below).
  *
  * When it runs: PAPC_ARRIVAL_SELECT not 0 (papc_set_arrival_selection),
  * P >= 2, at least PAPC_ARRIVAL_MIN_BYTES (16 KiB) per block or vector
@@ -575,6 +577,9 @@ static const papc_alg_desc *cheapest(papc_call *c,
         say(c, &k[w], &k[base], spread);
         won = k[w].row;
         *seg = k[w].segsize;
+        /* papc_arrival_pick's other reason to keep the classic row: the
+         * view's spread is under 5 % of its t0 (no price was compared) */
+        *quiet = w == base && spread < PAPC_ARRIVAL_SPREAD_MIN * k[base].t0;
     }
     free(k);
     free(pick);
@@ -620,7 +625,8 @@ static int run_wrapped(papc_call *c, const papc_alg_desc *r) {
 
 /* PAPC_ARRIVAL_WATCH_EVERY=k (1-64, default 4; 1: every call): while a
  * site is quiet -- its latest view and the spread that lasted under the
- * floor, so the classic row runs -- only every k-th plain call there is
+ * floor, or its latest view under 5 % of the classic row's t0, so the
+ * classic row runs without a price compared -- only every k-th plain call there is
  * watched (run in an epoch: notices, a decision, a view); the others run
  * the classic row as the plain call without a monitor would, keeping only
  * the history predictor's local bookkeeping.  Why: the epoch around the
@@ -687,6 +693,10 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     free(offset);
     int site = -1;
     int watch = papc_arr_watch(c, quiet, watch_every(), &site);
+    if (!watch && verbose() >= 2 && c->rank == 0)
+        fprintf(stderr, "papcoll: %s P=%d %zu B, quiet site: %s unwatched\n",
+                papc_collective_name(c->coll), c->size, papc_call_bytes(c),
+                classic->info.name);
     if (r != classic && !papc_getenv("PAPC_SEGSIZE"))
         c->segsize = seg ? seg : seg0;
     *handled = 1;

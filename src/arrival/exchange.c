@@ -1437,7 +1437,8 @@ void papc_arr_unwatched_exit(int site) {
     double relerr = papc_arr_history_relerr(site);
     /* A guess for a call that will not be watched is never used. */
     int next = site >= 0 ? papc_mon.sites[site].next : -1;
-    int wanted = next != site || papc_mon.sites[site].next_watched;
+    int wanted = site < 0 || next != site ||
+                 papc_mon.sites[site].next_watched;
     int guess = wanted && !isnan(rem) && rem >= HISTORY_MIN_SECONDS;
     if (guess) papc_arr_history_guessed(site, t, rem);
     atomic_store_explicit(&papc_mon.decides_next, decides_after(site),
