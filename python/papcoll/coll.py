@@ -44,7 +44,7 @@ from ._lib import lib
 
 __all__ = ["Error", "IN_PLACE", "allreduce", "reduce", "bcast", "gather",
            "scatter", "gatherv", "scatterv", "algorithms", "algorithm_info",
-           "last_algorithm", "monitor", "monitor_running", "monitor_finalize",
+           "last_algorithm", "last_watched", "monitor", "monitor_running", "monitor_finalize",
            "progress", "processing_start", "processing_end"]
 
 IN_PLACE = MPI.IN_PLACE
@@ -564,6 +564,14 @@ def last_algorithm(collective):
     thread, or None before any."""
     name = lib.papc_last_algorithm(_collective_index(collective))
     return name.decode() if name else None
+
+
+def last_watched(collective):
+    """Whether the latest plain call of collective on this thread was
+    watched by the arrival monitor (its arrivals reach the next call's
+    choice); False without a monitor, for a named algorithm, and for the
+    calls a quiet call site runs unwatched (PAPC_ARRIVAL_WATCH_EVERY)."""
+    return bool(lib.papc_last_watched(_collective_index(collective)))
 
 
 # ---- the arrival monitor (the papers' PAT_* calls) -----------------------

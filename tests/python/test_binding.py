@@ -345,6 +345,9 @@ class TestAlgorithms(Base):
         if size > 1:
             self.truth(last in papcoll.algorithms("allreduce"),
                        f"last_algorithm('allreduce') = {last!r}")
+        # 100 ints are below PAPC_ARRIVAL_MIN_BYTES: never weighed
+        self.truth(papcoll.last_watched("allreduce") is False,
+                   "last_watched('allreduce') of a 400-byte call")
 
 
 class TestInPlace(Base):
