@@ -503,7 +503,7 @@ static const papc_alg_desc *cheapest(papc_call *c,
                     papc_collective_name(c->coll), c->size,
                     papc_call_bytes(c), spread * 1e3, lasting * 1e3,
                     floor * 1e3, classic->info.name);
-        *quiet = spread < floor;
+        *quiet = papc_arr_quiet_spread(c) < floor;
         return classic;
     }
     int bg = papc_bg_available(c), n = 0, base = -1;
@@ -579,7 +579,8 @@ static const papc_alg_desc *cheapest(papc_call *c,
         *seg = k[w].segsize;
         /* papc_arrival_pick's other reason to keep the classic row: the
          * view's spread is under 5 % of its t0 (no price was compared) */
-        *quiet = w == base && spread < PAPC_ARRIVAL_SPREAD_MIN * k[base].t0;
+        *quiet = w == base && papc_arr_quiet_spread(c) <
+                                  PAPC_ARRIVAL_SPREAD_MIN * k[base].t0;
     }
     free(k);
     free(pick);
@@ -624,9 +625,10 @@ static int run_wrapped(papc_call *c, const papc_alg_desc *r) {
 }
 
 /* PAPC_ARRIVAL_WATCH_EVERY=k (1-64, default 4; 1: every call): while a
- * site is quiet -- its latest view and the spread that lasted under the
- * floor, or its latest view under 5 % of the classic row's t0, so the
- * classic row runs without a price compared -- only every k-th plain call there is
+ * site is quiet -- its latest two views under the floor, or under 5 % of
+ * the classic row's t0, so the classic row runs without a price compared
+ * (papc_spread_quiet: both views, so that one mispredicted view of a late
+ * pattern does not blind the next calls) -- only every k-th plain call there is
  * watched (run in an epoch: notices, a decision, a view); the others run
  * the classic row as the plain call without a monitor would, keeping only
  * the history predictor's local bookkeeping.  Why: the epoch around the

@@ -1133,6 +1133,17 @@ double papc_arr_lasting_spread(const papc_call *c, double spread) {
     return lasting;
 }
 
+double papc_arr_quiet_spread(const papc_call *c) {
+    double quiet = INFINITY;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    if (site >= 0)
+        quiet = papc_spread_quiet(papc_mon.sites[site].view_spread,
+                                  papc_mon.sites[site].view_spread_prev);
+    papc_tr_unlock();
+    return quiet;
+}
+
 double papc_arr_spread_floor(const papc_call *c) {
     /* Read at every call, as its communicator agreed it (settings.c). */
     const char *kv = papc_getenv("PAPC_ARRIVAL_NOISE_K");

@@ -411,6 +411,9 @@ double papc_arr_spread_floor(const papc_call *c);
 /* The spread at c's site that lasted over its latest two views
  * (papc_spread_lasting; PAPC_ARRIVAL_PERSIST=0: the latest view's). */
 double papc_arr_lasting_spread(const papc_call *c, double spread);
+/* The larger spread of c's site's latest two views (papc_spread_quiet;
+ * INFINITY with fewer): what sparse watching calls quiet (choose.c). */
+double papc_arr_quiet_spread(const papc_call *c);
 arr_slot *papc_arr_slot(int rank, int epoch, int create);           /* mu */
 /* At an arrival: site is decided by decider (fg, mu held). */
 void papc_arr_note_decider(int site, int decider);

@@ -64,6 +64,12 @@ double papc_spread_lasting(double now, double prev) {
     return now < prev ? now : prev;
 }
 
+double papc_spread_quiet(double now, double prev) {
+    if (!(now >= 0) || !(prev >= 0) || !isfinite(now) || !isfinite(prev))
+        return INFINITY;
+    return now > prev ? now : prev;
+}
+
 double papc_spread_floor(double floor, double k, const papc_mean *err,
                          long min_n) {
     if (!err || err->n < min_n || !isfinite(err->mean)) return floor;

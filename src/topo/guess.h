@@ -64,6 +64,13 @@ double papc_spread_change(double prev, double now, double floor);
  * raised that floor to 133 ms for two calls on the emulated cluster). */
 double papc_spread_lasting(double now, double prev);
 
+/* The spread a site must have stayed under, over its latest two views, to
+ * count as quiet (choose.c's sparse watching): the larger of the two;
+ * INFINITY while there is only one, or a spread is not a number.  The
+ * larger, not the lasting smaller: one view of a late pattern with the late
+ * rank mispredicted on time must not leave the next calls unwatched. */
+double papc_spread_quiet(double now, double prev);
+
 /* The learnt spread floor of a call site: k times the site's typical
  * change of the spread from one call to the next (err), never under
  * `floor`; `floor` alone until err has min_n samples. */

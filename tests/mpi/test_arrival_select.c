@@ -50,11 +50,14 @@
  *     and compared); with k = 1 every call is watched; with k > 1 a
  *     balanced run of 24 calls leaves at least 6 unwatched (the ideal is
  *     24 (k - 1) / k; a loaded machine's jitter over the 1 ms floor
- *     watches some more), no k calls in a row go unwatched, the first
- *     watched call of the late loop comes within its first k calls and
- *     every call after it is watched, and (at P = 4, where the models
- *     pick one) an arrival-aware row runs within k + 3 calls of the late
- *     loop's start.
+ *     watches some more), no k calls in a row go unwatched (balanced or
+ *     late), the first watched call of the late loop (of 2k + 4 calls)
+ *     comes within its first k calls, its last 4 calls are all watched,
+ *     and (at P = 4, where the models pick one) an arrival-aware row runs
+ *     within 2k + 3 calls of the late loop's start.  (The first watched
+ *     call's view may still have the late rank on time, decided before
+ *     its report came -- seen as ".W.......WWW" at k = 8 -- so the late
+ *     rank may be seen only k calls later: a lag of up to 2k - 1.)
  * Run also under PAPC_ARRIVAL_FAULT=random: orders change, the choice is
  * still agreed.
  */
@@ -440,7 +443,7 @@ static void watch_mode(void) {
     const char *kv = getenv("PAPC_ARRIVAL_WATCH_EVERY");
     int k = kv && *kv ? atoi(kv) : 4;
     if (k < 1) k = 1;
-    const int balanced = 24, lateloop = 12;
+    const int balanced = 24, lateloop = 2 * k + 4;
     char seen[64] = "";
     int unwatched = 0, run = 0, longest = 0;
     snprintf(where, sizeof where, "gather balanced, watch every %d", k);
@@ -463,26 +466,35 @@ static void watch_mode(void) {
 
     snprintf(where, sizeof where, "gather rank %d late 20 ms, watch every %d",
              late, k);
-    char seen_late[64] = "";
-    int first = -1, aware_at = -1, gaps = 0;
-    for (int it = 0; it < lateloop; it++) {
+    char seen_late[160] = "";
+    int first = -1, aware_at = -1, tail_unwatched = 0;
+    run = longest = 0;
+    for (int it = 0; it < lateloop && it < (int)sizeof seen_late - 1; it++) {
         int aware = loop(coll, n, root, late, 20, 1);
         int w = check_watched_agreed(coll);
         seen_late[it] = aware ? 'A' : w ? 'W' : '.';
         if (w && first < 0) first = it;
-        if (!w && first >= 0) gaps++;
         if (aware && aware_at < 0) aware_at = it;
+        run = w ? 0 : run + 1;
+        if (run > longest) longest = run;
+        tail_unwatched += !w && it >= lateloop - 4;
     }
     CHECK(first >= 0 && first < k, "first watched call of the late loop: "
           "%d (%s)", first, seen_late);
-    CHECK(gaps == 0, "%d calls unwatched after the late loop's first "
-          "watched one (%s)", gaps, seen_late);
+    CHECK(longest <= k - 1, "%d late calls in a row unwatched (%s)", longest,
+          seen_late);
+    /* The first watched call's view may still have the late rank on time
+     * (decided before its report came): one more quiet stretch, at most
+     * k - 1 calls; after that the late rank is seen and every call is
+     * watched. */
+    CHECK(tail_unwatched == 0, "%d of the late loop's last 4 calls "
+          "unwatched (%s)", tail_unwatched, seen_late);
     /* At P = 4 the test's cluster profile prices an arrival-aware row
      * first (with k = 1 from late call 3 on); at P = 5 a classic row wins,
      * and stays watched. */
     if (size == 4)
-        CHECK(aware_at >= 0 && aware_at < k + 3, "first arrival-aware row "
-              "at late call %d (%s)", aware_at, seen_late);
+        CHECK(aware_at >= 0 && aware_at < 2 * k + 3, "first arrival-aware "
+              "row at late call %d (%s)", aware_at, seen_late);
     if (rank == 0)
         printf("watch every %d: balanced %s (%d of %d unwatched), late %s\n",
                k, seen, unwatched, balanced, seen_late);

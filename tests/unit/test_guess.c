@@ -203,8 +203,27 @@ static void test_spread_lasting(void **state) {
     assert_true(papc_spread_lasting(NAN, 5e-3) == 0);
 }
 
+/* Quiet only when both of the latest two views were under the floor: in
+ * mpi_arrival_learn_tree_p5 one view of the late loop had the 20 ms late
+ * rank at 0.01 ms, and the lasting test alone left the next calls unwatched. */
+static void test_spread_quiet(void **state) {
+    (void)state;
+    assert_true(isinf(papc_spread_quiet(0.1e-3, NAN)));   /* one view */
+    assert_true(isinf(papc_spread_quiet(NAN, 0.1e-3)));
+    assert_true(isinf(papc_spread_quiet(INFINITY, 0.1e-3)));
+    assert_float_equal(papc_spread_quiet(0.2e-3, 0.5e-3), 0.5e-3, 0);
+    assert_float_equal(papc_spread_quiet(0.01e-3, 19.3e-3), 19.3e-3, 0);
+    /* the learn test's sequence: late, one mispredicted view, late again */
+    double v[5] = {19.3e-3, 19.1e-3, 0.01e-3, 27.7e-3, 23.6e-3};
+    for (int i = 1; i < 5; i++)
+        assert_true(papc_spread_quiet(v[i], v[i - 1]) >= 1e-3);
+    /* balanced jitter: quiet where two views in a row stay under 1 ms */
+    assert_true(papc_spread_quiet(0.3e-3, 0.6e-3) < 1e-3);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spread_quiet),
         cmocka_unit_test(test_relerr),
         cmocka_unit_test(test_overdue_bound),
         cmocka_unit_test(test_weight),
