@@ -19,22 +19,21 @@ def ratio(a, b, key):
     sa, sb = float(a[key + '_std_ms']) / math.sqrt(n), float(b[key + '_std_ms']) / math.sqrt(n)
     q = ma / mb
     return q, q * math.sqrt((sa / ma) ** 2 + (sb / mb) ** 2)
-ks = sorted({k for _, _, k, _ in rows}); reps = sorted({r for _, _, _, r in rows})
-print('%-10s %8s | ' % ('coll', 'count') + ' | '.join('k=%d r%d: e auto/classic (se), r' % (k, r) for k in ks for r in reps))
+runs = sorted({(k, r) for _, _, k, r in rows})
+print('%-10s %8s | ' % ('coll', 'count') + ' | '.join('k=%d r%d: e auto/classic (se), r' % kr for kr in runs))
 logs = collections.defaultdict(list)
 within = collections.Counter()
 for coll in ['gather', 'scatter', 'reduce', 'allreduce']:
     for cnt in sorted({c for (co, c, _, _) in rows if co == coll}):
         cells = []
-        for k in ks:
-            for rep in reps:
+        for k, rep in runs:
                 x = rows.get((coll, cnt, k, rep))
                 if not x or 'auto' not in x: cells.append('-'); continue
                 q, se = ratio(x['auto'], x['auto_classic'], 'e')
                 qr, _ = ratio(x['auto'], x['auto_classic'], 'r')
                 logs[(k, rep)].append(math.log(q))
                 within[(k, rep)] += q <= 1.03
-                cells.append('%.3f (%.3f), %.3f %s' % (q, se, qr, x['auto']['ran']))
+                cells.append('%.3f (%.3f), %.3f' % (q, se, qr))
         print('%-10s %8d | ' % (coll, cnt) + ' | '.join(cells))
 for key in sorted(logs):
     v = logs[key]
