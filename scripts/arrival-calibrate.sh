@@ -8,9 +8,12 @@
 # NOT those of scripts/arrival-select-bench.sh (default 20 and 100 ms: the
 # sweep measures 10, 50 and 200), with --trace, so every measured iteration
 # gives one point (each rank's arrival and exit); then papc-tune
-# --arrival-refit fits ē ≈ a·(ē_model − t0) + c·t0 per row, for every size
-# and per size measured (--arrival-per-size; --pooled: for every size
-# alone), and writes OUT = PROFILE + the corrections.  Each run holds the lock (flock) so only
+# --arrival-refit fits, in the anchored form (--arrival-form anchored; the
+# default since the sixteenth session), ē − w ≈ a·(ē_model − t0 − w) + c·t0
+# per row (w: the wait no row avoids; --form first: ē ≈ a·(ē_model − t0) +
+# c·t0, the form before), for every size and per size measured
+# (--arrival-per-size; --pooled: for every size alone), and writes
+# OUT = PROFILE + the corrections.  Each run holds the lock (flock) so only
 # one timing runs at a time.  About 10 min on the emulated 8-host cluster
 # (defaults), 1.5 min with --quick.
 #
@@ -29,18 +32,23 @@
 #   --quick          256Ki only, -i 2
 #   --pooled         one correction per row for every size (the fit before
 #                    the eleventh session; default: also one per size)
+#   --form F         anchored (default) or first: the correction's form
+#                    (docs/arrival.md, "The anchored form"; measured in
+#                    docs/performance.md, sweep 16)
 #   --lock FILE      lock around each run (default /work/TESTBED.lock when
 #                    /work exists; "" = none)
 set -euo pipefail
 root_dir=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "arrival-calibrate.sh: $*" >&2; exit 2; }
 profile="" out="" build=build cluster=0 colls=gather,scatter,reduce,allreduce
-sizes=256Ki,2Mi delays=20,100 iters=4 warm=1 P=8 lock="" per_size=--arrival-per-size
+sizes=256Ki,2Mi delays=20,100 iters=4 warm=1 P=8 lock="" per_size=--arrival-per-size form=anchored
 [ ! -d /work ] || lock=/work/TESTBED.lock
 while [ $# -gt 0 ]; do
   case $1 in
     --profile) profile=$2; shift 2 ;;
     --pooled) per_size=""; shift ;;
+    --form) form=$2; shift 2
+            case $form in anchored|first) ;; *) die "--form $form: not anchored or first" ;; esac ;;
     -o) out=$2; shift 2 ;;
     -b) build=$2; shift 2 ;;
     --cluster) cluster=1; shift ;;
@@ -52,7 +60,7 @@ while [ $# -gt 0 ]; do
     -P) P=$2; shift 2 ;;
     --quick) sizes=256Ki iters=2; shift ;;
     --lock) lock=$2; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) die "unknown option $1" ;;
   esac
 done
@@ -86,6 +94,7 @@ for coll in "${list[@]}"; do
   traces=${traces:+$traces,}$out/$coll.trace.csv
 done
 fit=("$build/bin/papc-tune" --profile "$profile" --arrival-refit "$traces"
-     ${per_size:+"$per_size"} -o "$out/profile.json" --csv "$out/points.csv")
+     ${per_size:+"$per_size"} --arrival-form "$form" -o "$out/profile.json"
+     --csv "$out/points.csv")
 echo "${fit[*]}" >>"$log"
 "${fit[@]}" 2>&1 | tee "$out/fit.txt"
