@@ -44,8 +44,8 @@ from ._lib import lib
 
 __all__ = ["Error", "IN_PLACE", "allreduce", "reduce", "bcast", "gather",
            "scatter", "gatherv", "scatterv", "algorithms", "algorithm_info",
-           "last_algorithm", "last_watched", "monitor", "monitor_running", "monitor_finalize",
-           "progress", "processing_start", "processing_end"]
+           "last_algorithm", "last_watched", "monitor", "monitor_running",
+           "monitor_finalize", "progress", "processing_start", "processing_end"]
 
 IN_PLACE = MPI.IN_PLACE
 # mpi4py's IN_PLACE is an int holding the C value of MPI_IN_PLACE.

@@ -636,8 +636,9 @@ static int run_wrapped(papc_call *c, const papc_alg_desc *r) {
  * 4.7 ms gather and ~2 ms of a 96 ms reduce on the emulated cluster, and
  * no single message of it (docs/performance.md, sweep 15).  The price: a
  * pattern that starts while the site is quiet is seen at the next watched
- * call, up to k - 1 calls later (then every call is watched again at once,
- * as the first view over the floor ends the quiet).  Every rank takes the
+ * call, up to k - 1 calls later (2k - 1 when that call's view still has
+ * the late rank on time); then every call is watched again at once, as
+ * the first view over the floor ends the quiet.  Every rank takes the
  * same turn: papc_arr_watch counts at the site from agreed views. */
 #define ARRIVAL_WATCH_EVERY_DEFAULT 4
 static int watch_every(void) {

@@ -1437,25 +1437,43 @@ void papc_arr_unwatched_enter(int site) {
     papc_tr_unlock();
 }
 
-void papc_arr_unwatched_exit(int site) {
-    double t = papc_arr_now();
+/* What every exit at site notes, with or without an epoch: the last exit
+ * and the start of the compute phase (fg). */
+static void note_exit(int site, double t) {
     papc_mon.t_last_exit = t;
     papc_mon.t_phase = t;
     papc_mon.phase_reported = 0;
     papc_mon.last_site = site;
+}
+
+/* The history guess of the next arrival after an exit at site at t, when
+ * wanted and the predicted compute time is long enough to need one
+ * (back-to-back calls need no estimate: the notices tell; an estimate
+ * costs up to log2 P messages); and whether this process decides the next
+ * call.  Returns 1 with *rem, *relerr when the guess is to be sent (mu
+ * held). */
+static int exit_guess(int site, double t, int wanted, double *rem,
+                      double *relerr) {
+    *rem = papc_arr_history_next(site);
+    *relerr = papc_arr_history_relerr(site);
+    int guess = wanted && !isnan(*rem) && *rem >= HISTORY_MIN_SECONDS;
+    if (guess) papc_arr_history_guessed(site, t, *rem);
+    atomic_store_explicit(&papc_mon.decides_next, decides_after(site),
+                          memory_order_relaxed);
+    return guess;
+}
+
+void papc_arr_unwatched_exit(int site) {
+    double t = papc_arr_now(), rem, relerr;
+    note_exit(site, t);
     papc_tr_lock();
-    double rem = papc_arr_history_next(site);
-    double relerr = papc_arr_history_relerr(site);
     /* A guess for a call that will not be watched is never used. */
     int next = site >= 0 ? papc_mon.sites[site].next : -1;
     int wanted = site < 0 || next != site ||
                  papc_mon.sites[site].next_watched;
-    int guess = wanted && !isnan(rem) && rem >= HISTORY_MIN_SECONDS;
-    if (guess) papc_arr_history_guessed(site, t, rem);
-    atomic_store_explicit(&papc_mon.decides_next, decides_after(site),
-                          memory_order_relaxed);
+    int guess = exit_guess(site, t, wanted, &rem, &relerr);
     papc_tr_unlock();
-    if (guess)
+    if (guess)   /* no epoch here: the next one begun is the guess's */
         papc_arr_command(__atomic_load_n(&papc_mon.epoch_next,
                                          __ATOMIC_RELAXED),
                          PRED_HISTORY, rem, t, relerr);
@@ -1582,26 +1600,16 @@ int papc_arrival_end(const papc_call *c, papc_arrival *a, int rc) {
         a->need == PAPC_ORDER_AGREED)
         abandon_tree(a->epoch);   /* taken in begin, unless it failed */
     if (a->epoch >= 0 && papc_mon.running) {
-        double t = papc_arr_now();
-        papc_mon.t_last_exit = t;
-        papc_mon.t_phase = t;
-        papc_mon.phase_reported = 0;
-        papc_mon.last_site = a->site;
+        double t = papc_arr_now(), rem, relerr;
+        note_exit(a->site, t);
         if (c->rank == a->decider) papc_arr_note_algorithm(a->site, c->algorithm);
         papc_tr_lock();
-        double rem = papc_arr_history_next(a->site);
-        double relerr = papc_arr_history_relerr(a->site);
-        if (!isnan(rem) && rem >= HISTORY_MIN_SECONDS)
-            papc_arr_history_guessed(a->site, t, rem);
-        atomic_store_explicit(&papc_mon.decides_next, decides_after(a->site),
-                              memory_order_relaxed);
+        int guess = exit_guess(a->site, t, 1, &rem, &relerr);
         drop_old_decisions(a->epoch - ARR_WINDOW);
         rx_gc(a->epoch - ARR_WINDOW);
         papc_tr_unlock();
         papc_arr_mailbox_gc(a->epoch - 4);
-        /* Back-to-back calls need no estimate (the notices tell); an
-         * estimate costs up to log2 P messages. */
-        if (!isnan(rem) && rem >= HISTORY_MIN_SECONDS)
+        if (guess)
             papc_arr_command(a->epoch + 1, PRED_HISTORY, rem, t, relerr);
         a->epoch = -1;  /* ending twice (error path) is harmless */
     }

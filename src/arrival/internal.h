@@ -368,7 +368,8 @@ int papc_arr_take_measurement(const papc_call *c, int *row, double *mean,
                               double *offset);
 /* Sparse watching (choose.c): whether the plain call at c's site that
  * starts now runs in an epoch (1) or without one (0).  quiet: the site's
- * latest agreed view and the spread that lasted are under the floor;
+ * latest two agreed views are under the floor or the 5 % mark, so the
+ * classic row runs (papc_arr_quiet_spread);
  * every: PAPC_ARRIVAL_WATCH_EVERY.  While quiet, every every-th call is
  * watched.  The same on every rank: the count changes only here, in the
  * plain calls every rank makes, from agreed views.  *site: the site's
