@@ -870,14 +870,17 @@ static double my_delay(int mode, double max_ms, const options *o, int it) {
 }
 
 /* One rank's record of one call: arrival, finish, wrong result, monotonic
- * clock at t0, registry index of what a plain call ran (-1: none). */
-typedef struct rec { double a, f, bad, mono, ran; } rec_t;
-#define REC_DOUBLES 5
+ * clock at t0, registry index of what a plain call ran (-1: none), and
+ * whether the arrival monitor watched that call (papc_last_watched). */
+typedef struct rec { double a, f, bad, mono, ran, watched; } rec_t;
+#define REC_DOUBLES 6
 
 /* One --trace row per rank of a measured iteration: arrival and finish in
  * ms after the first arrival, so a slow iteration shows who was late and
  * who finished late; for the plain-call rows also what that rank's call
- * ran, so a slow iteration of auto shows which choice it paid for. */
+ * ran and whether it ran in an arrival epoch, so a slow iteration of auto
+ * shows which choice it paid for, and the balanced excess can be split
+ * into watched and unwatched calls. */
 static void trace_iteration(papc_collective c, const alg_t *a, int count,
                             int mode, double max_ms, int iter,
                             const rec_t *all, double lo) {
@@ -885,11 +888,12 @@ static void trace_iteration(papc_collective c, const alg_t *a, int count,
         int ran = (int)all[p].ran;
         const papc_algorithm_info *info =
             is_plain(a) && ran >= 0 ? papc_algorithm_get(c, ran) : NULL;
-        fprintf(g_trace, "%s,%s,%d,%s,%g,%d,%d,%.3f,%.3f,%s\n",
+        fprintf(g_trace, "%s,%s,%d,%s,%g,%d,%d,%.3f,%.3f,%s,%s\n",
                 papc_collective_name(c), a->name, count,
                 mode == MODE_ONE ? "one-late" : "rand-late", max_ms, iter, p,
                 (all[p].a - lo) * 1e3, (all[p].f - lo) * 1e3,
-                info ? info->name : "");
+                info ? info->name : "",
+                is_plain(a) ? (all[p].watched != 0 ? "1" : "0") : "");
     }
 }
 
@@ -1033,7 +1037,9 @@ static void run_config(const options *o, papc_collective c, const alg_t *algs,
                         papc_collective_name(c), a->name,
                         a->kind == KIND_NATIVE ? "native error"
                                                : papc_strerror(rc));
-            rec_t mine = {ta - t0, tf - t0, bad, m0, ran_here};
+            int watched = is_plain(a) && rc == MPI_SUCCESS &&
+                          papc_last_watched(c);
+            rec_t mine = {ta - t0, tf - t0, bad, m0, ran_here, watched};
             MPI_Gather(&mine, REC_DOUBLES, MPI_DOUBLE, all, REC_DOUBLES,
                        MPI_DOUBLE, 0, MPI_COMM_WORLD);
             if (rank != 0) continue;
@@ -1450,7 +1456,7 @@ int main(int argc, char **argv) {
         if (o.trace) {
             g_trace = open_out(o.trace);
             fprintf(g_trace, "coll,algorithm,count,mode,max_delay_ms,"
-                             "iteration,rank,arrive_ms,finish_ms,ran\n");
+                             "iteration,rank,arrive_ms,finish_ms,ran,watched\n");
         }
         printf("# " PROG ": %s; P = %d, root %d; compute %g ms, progress "
                "%s, monitor %s; %d iterations (+%d warm-up), seed %llu\n",

@@ -21,7 +21,7 @@
  *
  * Input: papc-bench files of delayed settings (max delay > 0), either
  *   --trace files (coll,algorithm,count,mode,max_delay_ms,iteration,rank,
- *     arrive_ms,finish_ms[,ran]): one point per measured iteration, the model
+ *     arrive_ms,finish_ms[,ran[,watched]]): one point per measured iteration, the model
  *     at that iteration's measured arrival offsets; or
  *   --csv files (e_mean_ms per setting): one point per setting, the model
  *     at the nominal offsets (one-late: rank 1 late by the delay;
@@ -194,7 +194,8 @@ static int ta_read_trace(FILE *in, const char *path, const papc_profile *prof,
         memcpy(k, line, klen);
         k[klen] = '\0';
         int nf = ta_split(line, f, 16);
-        if (nf != 9 && nf != 10) { /* 10: with the plain call's "ran" */
+        /* 10: with the plain call's "ran", 11: and "watched" */
+        if (nf < 9 || nf > 11) {
             fprintf(stderr, "papc-tune: %s: not a papc-bench trace line\n",
                     path);
             return -1;
