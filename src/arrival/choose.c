@@ -480,13 +480,18 @@ static int explore(const papc_call *c, const papc_row_learning *l, int rows,
 }
 
 /* The row to run for the offsets; *seg its segment size (0: c's own).
- * The rule itself is papc_arrival_pick (pure, unit-tested). */
+ * The rule itself is papc_arrival_pick (pure, unit-tested).  *quiet: the
+ * classic row runs because the site's views are quiet; *steady: the
+ * winner's registry index when the prices were compared and it won as a
+ * classic row (no order, no arrivals needed), with no exploring choice
+ * (PAPC_ARRIVAL_LEARN) -- what papc_arr_settled counts -- else -1. */
 static const papc_alg_desc *cheapest(papc_call *c,
                                      const papc_alg_desc *classic,
                                      size_t seg0, const double *offset,
-                                     size_t *seg, int *quiet) {
+                                     size_t *seg, int *quiet, int *steady) {
     *seg = 0;
     *quiet = 0;
+    *steady = -1;
     double spread = 0;
     for (int r = 0; r < c->size; r++)
         if (offset[r] > spread) spread = offset[r];
@@ -581,6 +586,11 @@ static const papc_alg_desc *cheapest(papc_call *c,
          * view's spread is under 5 % of its t0 (no price was compared) */
         *quiet = w == base && papc_arr_quiet_spread(c) <
                                   PAPC_ARRIVAL_SPREAD_MIN * k[base].t0;
+        int compared = spread >= PAPC_ARRIVAL_SPREAD_FLOOR &&
+                       spread >= PAPC_ARRIVAL_SPREAD_MIN * k[base].t0;
+        if (compared && !learnt &&
+            !(k[w].row->info.flags & PAPC_FLAG_ARRIVAL_AWARE))
+            *steady = k[w].index;
     }
     free(k);
     free(pick);
@@ -639,7 +649,14 @@ static int run_wrapped(papc_call *c, const papc_alg_desc *r) {
  * call, up to k - 1 calls later (2k - 1 when that call's view still has
  * the late rank on time); then every call is watched again at once, as
  * the first view over the floor ends the quiet.  Every rank takes the
- * same turn: papc_arr_watch counts at the site from agreed views. */
+ * same turn: papc_arr_watch counts at the site from agreed views.
+ * A settled site is watched as sparsely: one whose latest two views, with
+ * their prices compared, both chose the same classic row (binomial gather
+ * for a rank 10 ms late every call) -- a classic row needs no order and
+ * no arrivals, only the next view to tell whether the pattern changed, and
+ * the epoch around it cost 3-7 % of a 2.4-10 ms call (sweep G: gather
+ * 256 Ki one-late 10 ms, auto 1.075 x binomial named).  A pick that needs
+ * arrivals (an arrival-aware row) or changes row watches every call. */
 #define ARRIVAL_WATCH_EVERY_DEFAULT 4
 static int watch_every(void) {
     /* Read at every call, as its communicator agreed it (settings.c). */
@@ -674,7 +691,7 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     if (!offset) return papc_error(MPI_ERR_NO_MEM, "arrival choice");
     const papc_alg_desc *r = classic;
     size_t seg = 0;
-    int known = 0, quiet = 0;
+    int known = 0, quiet = 0, steady = -1;
     int found = papc_arrival_view(c, offset, &known);
     if (verbose() >= 2 && c->rank == 0 && !(found && known >= 2))
         fprintf(stderr, "papcoll: %s P=%d %zu B, no view (%s, %d known): "
@@ -691,13 +708,22 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     if (found && known >= 2) {
         for (int i = 0; i < c->size; i++)
             if (!isfinite(offset[i])) offset[i] = 0;
-        r = cheapest(c, classic, seg0, offset, &seg, &quiet);
+        r = cheapest(c, classic, seg0, offset, &seg, &quiet, &steady);
+        /* settled: the same classic row won on the latest two views */
+        if (papc_arr_settled(c, steady) && !quiet) {
+            quiet = 1;
+            if (verbose() >= 2 && c->rank == 0)
+                fprintf(stderr, "papcoll: %s P=%d %zu B, settled on %s over "
+                        "two views\n", papc_collective_name(c->coll),
+                        c->size, papc_call_bytes(c), r->info.name);
+        }
     }
     free(offset);
     int site = -1;
     int watch = papc_arr_watch(c, quiet, watch_every(), &site);
     if (!watch && verbose() >= 2 && c->rank == 0)
-        fprintf(stderr, "papcoll: %s P=%d %zu B, quiet site: %s unwatched\n",
+        fprintf(stderr, "papcoll: %s P=%d %zu B, quiet or settled site: %s "
+                "unwatched\n",
                 papc_collective_name(c->coll), c->size, papc_call_bytes(c),
                 classic->info.name);
     if (r != classic && !papc_getenv("PAPC_SEGSIZE"))

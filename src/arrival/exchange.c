@@ -1430,6 +1430,18 @@ int papc_arr_watch(const papc_call *c, int quiet, int every, int *site) {
     return watch;
 }
 
+int papc_arr_settled(const papc_call *c, int steady) {
+    int settled = 0;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    if (site >= 0) {
+        arr_site *s = &papc_mon.sites[site];
+        settled = papc_pick_settled(&s->picks, s->view_gen, steady);
+    }
+    papc_tr_unlock();
+    return settled;
+}
+
 void papc_arr_unwatched_enter(int site) {
     double t = papc_arr_now();
     papc_tr_lock();

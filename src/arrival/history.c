@@ -99,6 +99,7 @@ int papc_arr_site(const papc_call *c) {
     s->own_epoch = -1;
     s->measure_epoch = -1;
     s->next_watched = 1;
+    s->picks = (papc_pick_memory)PAPC_PICK_MEMORY_INIT;
     for (int i = 0; i < ARR_RAN; i++) s->ran_epoch[i] = -1;
     papc_mean_init(&s->compute);
     papc_mean_init(&s->guess_err);

@@ -195,6 +195,8 @@ typedef struct arr_site {
      * agreed views, so the same on every rank. */
     int unwatched;
     int next_watched;
+    papc_pick_memory picks;  /* the picks from the latest two views
+                                (papc_arr_settled) */
 } arr_site;
 
 /* An epoch this process decides (it is the decider) and still accounts
@@ -375,6 +377,13 @@ int papc_arr_take_measurement(const papc_call *c, int *row, double *mean,
  * plain calls every rank makes, from agreed views.  *site: the site's
  * index for papc_arr_unwatched_enter/exit (-1: none).  [fg] */
 int papc_arr_watch(const papc_call *c, int quiet, int every, int *site);
+/* Notes at c's site what the plain call picked from the site's latest
+ * view -- steady: the registry index of a classic row that won on
+ * compared prices, -1 otherwise (choose.c) -- and returns 1 when the
+ * picks from the latest two views were that same row: the site is
+ * settled, and is watched as sparsely as a quiet one.  Agreed: the views
+ * and so the picks are the same on every rank.  [fg] */
+int papc_arr_settled(const papc_call *c, int steady);
 /* Around a plain call run without an epoch: what the epoch's begin and end
  * do that needs no message -- the history predictor's compute time, the
  * phase the overdue bound and progress reports count from, the last exit

@@ -70,6 +70,15 @@ double papc_spread_quiet(double now, double prev) {
     return now > prev ? now : prev;
 }
 
+int papc_pick_settled(papc_pick_memory *m, unsigned long gen, int row) {
+    if (gen != m->gen) {
+        m->prev = gen == m->gen + 1 ? m->row : -1;
+        m->gen = gen;
+    }
+    m->row = row;
+    return row >= 0 && m->prev == row;
+}
+
 double papc_spread_floor(double floor, double k, const papc_mean *err,
                          long min_n) {
     if (!err || err->n < min_n || !isfinite(err->mean)) return floor;

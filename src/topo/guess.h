@@ -71,6 +71,25 @@ double papc_spread_lasting(double now, double prev);
  * rank mispredicted on time must not leave the next calls unwatched. */
 double papc_spread_quiet(double now, double prev);
 
+/* What a call site's plain call picked from its latest two views, for
+ * sparse watching of a settled site (choose.c): a site whose choice from
+ * each of its latest two views was the same classic row needs a new view
+ * no more often than a quiet one.  gen: the generation of the view a
+ * pick was made from (views kept at the site so far); row: the pick's
+ * registry index, -1 for none. */
+typedef struct papc_pick_memory {
+    unsigned long gen;
+    int row, prev;    /* from view gen and from view gen - 1 (-1: none) */
+} papc_pick_memory;
+#define PAPC_PICK_MEMORY_INIT {0, -1, -1}
+
+/* Notes that the choice made from view generation gen picked row, and
+ * returns 1 when the picks from views gen and gen - 1 were both row
+ * (row >= 0).  A pick from a view that is not the next one (a generation
+ * skipped, or an older view) forgets the earlier pick; a different pick
+ * from the same view (an exploring choice) replaces it and is not settled. */
+int papc_pick_settled(papc_pick_memory *m, unsigned long gen, int row);
+
 /* The learnt spread floor of a call site: k times the site's typical
  * change of the spread from one call to the next (err), never under
  * `floor`; `floor` alone until err has min_n samples. */

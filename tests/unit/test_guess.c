@@ -221,8 +221,32 @@ static void test_spread_quiet(void **state) {
     assert_true(papc_spread_quiet(0.3e-3, 0.6e-3) < 1e-3);
 }
 
+/* Settled: the same row picked from two consecutive views; the same
+ * view asked again (the unwatched calls between two watched ones) keeps
+ * the answer; a skipped generation, a different row or none unsettles. */
+static void test_pick_settled(void **state) {
+    (void)state;
+    papc_pick_memory m = PAPC_PICK_MEMORY_INIT;
+    assert_int_equal(papc_pick_settled(&m, 1, 3), 0);  /* first view */
+    assert_int_equal(papc_pick_settled(&m, 1, 3), 0);  /* same view again */
+    assert_int_equal(papc_pick_settled(&m, 2, 3), 1);  /* 3 from 1 and 2 */
+    assert_int_equal(papc_pick_settled(&m, 2, 3), 1);  /* unwatched calls */
+    assert_int_equal(papc_pick_settled(&m, 2, 3), 1);
+    assert_int_equal(papc_pick_settled(&m, 3, 5), 0);  /* a new pick */
+    assert_int_equal(papc_pick_settled(&m, 4, 3), 0);  /* 3 after 5 */
+    assert_int_equal(papc_pick_settled(&m, 5, 3), 1);
+    assert_int_equal(papc_pick_settled(&m, 5, 4), 0);  /* explored: not */
+    assert_int_equal(papc_pick_settled(&m, 6, 4), 1);  /* 4 from 5 and 6 */
+    assert_int_equal(papc_pick_settled(&m, 8, 4), 0);  /* view 7 unseen */
+    assert_int_equal(papc_pick_settled(&m, 9, 4), 1);
+    assert_int_equal(papc_pick_settled(&m, 10, -1), 0); /* no pick */
+    assert_int_equal(papc_pick_settled(&m, 11, -1), 0);
+    assert_int_equal(papc_pick_settled(&m, 12, 4), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pick_settled),
         cmocka_unit_test(test_spread_quiet),
         cmocka_unit_test(test_relerr),
         cmocka_unit_test(test_overdue_bound),
