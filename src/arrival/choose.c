@@ -586,9 +586,7 @@ static const papc_alg_desc *cheapest(papc_call *c,
          * view's spread is under 5 % of its t0 (no price was compared) */
         *quiet = w == base && papc_arr_quiet_spread(c) <
                                   PAPC_ARRIVAL_SPREAD_MIN * k[base].t0;
-        int compared = spread >= PAPC_ARRIVAL_SPREAD_FLOOR &&
-                       spread >= PAPC_ARRIVAL_SPREAD_MIN * k[base].t0;
-        if (compared && !learnt &&
+        if (papc_arrival_priced(spread, k[base].t0) && !learnt &&
             !(k[w].row->info.flags & PAPC_FLAG_ARRIVAL_AWARE))
             *steady = k[w].index;
     }

@@ -1313,12 +1313,15 @@ int papc_arrival_model_exits(const papc_arrival_case *c, double *F) {
     return evaluate(c, F) < 0 ? -1 : 0;
 }
 
+int papc_arrival_priced(double spread, double t0) {
+    return spread >= PAPC_ARRIVAL_SPREAD_FLOOR &&
+           !(spread < PAPC_ARRIVAL_SPREAD_MIN * t0);
+}
+
 int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
                       double spread, double wait) {
     if (!c || n <= 0 || base < 0 || base >= n) return base;
-    if (!(spread >= PAPC_ARRIVAL_SPREAD_FLOOR) ||
-        spread < PAPC_ARRIVAL_SPREAD_MIN * c[base].t0)
-        return base;
+    if (!papc_arrival_priced(spread, c[base].t0)) return base;
     int classic = base, aware = -1;
     for (int i = 0; i < n; i++) {
         if (c[i].aware) {

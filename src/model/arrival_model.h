@@ -183,6 +183,12 @@ typedef struct papc_arrival_candidate {
 #define PAPC_ARRIVAL_SPREAD_MIN 0.05
 #define PAPC_ARRIVAL_MARGIN 0.05
 
+/* Whether the prices are compared at all for a spread (the largest
+ * offset, s) and the classic row's balanced prediction t0: the spread at
+ * least the floor and at least PAPC_ARRIVAL_SPREAD_MIN of t0 (a smaller
+ * one keeps the classic row unpriced: nothing to gain). */
+int papc_arrival_priced(double spread, double t0);
+
 /* The index of the row to run among c[0..n): base is the size-based
  * (classic) row's index, spread the largest offset (s), wait the wait no
  * row avoids at the offsets the prices are for (papc_arrival_wait_floor;

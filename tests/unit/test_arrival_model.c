@@ -247,6 +247,12 @@ static void test_pick(void **state) {
     assert_int_equal(papc_arrival_pick(c, 4, 0, 1.9e-3, 0), 0);
     assert_int_equal(papc_arrival_pick(c, 4, 0, 2.1e-3, 0), 1);
     c[0].t0 = 10e-3;
+    /* the same test alone (choose.c's settled sites count only picks
+     * made on compared prices) */
+    assert_false(papc_arrival_priced(0.9e-3, 10e-3));
+    assert_false(papc_arrival_priced(1.9e-3, 40e-3));
+    assert_true(papc_arrival_priced(2.1e-3, 40e-3));
+    assert_false(papc_arrival_priced(NAN, 10e-3));
     /* the best classic row; arrival-aware 4 % better: not enough */
     assert_int_equal(papc_arrival_pick(c, 4, 0, 20e-3, 0), 1);
     /* 6 % better: the arrival-aware row */
