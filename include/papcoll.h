@@ -101,6 +101,12 @@ const char *papc_last_algorithm(papc_collective coll);
  * (PAPC_ARRIVAL_WATCH_EVERY).  The same on every rank of a call.  For
  * diagnostics and tests. */
 int papc_last_watched(papc_collective coll);
+/* 1 when the latest successful plain call of coll on this thread took the
+ * algorithm an earlier call there had chosen from the same agreed arrival
+ * view (no new view came between: the earlier call, or this one, was not
+ * watched), instead of pricing every row again; 0 otherwise.  The same on
+ * every rank of a call.  For diagnostics and tests. */
+int papc_last_pick_reused(papc_collective coll);
 /* 1 when the latest collective call of this thread (plain or _alg) got
  * past its checks and started its algorithm; 0 when it returned before:
  * an argument papcoll refuses, an intercommunicator, MPI not initialized.

@@ -619,6 +619,99 @@ static int registry_index(papc_collective coll, const papc_alg_desc *r) {
     return -1;
 }
 
+/* The choice's inputs besides the view: the models' (the rows' cache
+ * key), the classic row, the background thread, the monitor's instance
+ * (the node labels plans read) and the settings the rule reads.  FNV-1a. */
+static unsigned long long fnv(unsigned long long h, const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+static unsigned long long pick_key(papc_call *c, const papc_alg_desc *classic,
+                                   size_t seg0) {
+    row_cache_key k = cache_key(c, seg0, papc_bg_available(c));
+    unsigned long long h = fnv(1469598103934665603ULL, &k, sizeof k);
+    int views = views_weighed(), instance = papc_mon.instance;
+    h = fnv(h, &classic, sizeof classic);
+    h = fnv(h, &views, sizeof views);
+    h = fnv(h, &instance, sizeof instance);
+    const char *names[] = {"PAPC_ARRIVAL_PERSIST", "PAPC_ARRIVAL_NOISE_K"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *v = papc_getenv(names[i]);
+        h = v ? fnv(h, v, strlen(v) + 1) : fnv(h, "", 1);
+    }
+    return h;
+}
+
+/* PAPC_ARRIVAL_PICK_CHECK=1 (a testing knob, tests/mpi/CMakeLists.txt):
+ * a call that reuses a pick also makes it again, and fails where the two
+ * differ.  PAPC_ARRIVAL_PICK_REUSE=0 (to measure what reuse saves): every
+ * call makes its pick.  Both read as set on every rank. */
+static int pick_checked(void) {
+    const char *v = getenv("PAPC_ARRIVAL_PICK_CHECK");
+    return v && *v == '1';
+}
+
+static int pick_reuse_off(void) {
+    const char *v = getenv("PAPC_ARRIVAL_PICK_REUSE");
+    return v && *v == '0';
+}
+
+/* cheapest for the view of generation gen, made once: a pick is a function
+ * of the view and of the inputs pick_key hashes, and a call that brought no
+ * new view (an unwatched one: no epoch, so no view) would price every row
+ * again from the same bytes -- about half of such a call's own 23-74 us at
+ * P = 8 (docs/performance.md, seventeenth session).  Not with the online
+ * refinement, whose residuals change at every call.  Agreed: the views and
+ * the inputs are the same on every rank, so the kept pick is.  *reused: the
+ * pick was the kept one. */
+static int cheapest_for_view(papc_call *c, const papc_alg_desc *classic,
+                             size_t seg0, const double *offset,
+                             const papc_alg_desc **won, size_t *seg,
+                             int *quiet, int *steady, int *reused) {
+    *reused = 0;
+    unsigned long gen = papc_arr_view_gen(c);
+    if (papc_mon.dec_learn || gen == 0 || verbose() >= 3 ||
+        pick_reuse_off()) {
+        *won = cheapest(c, classic, seg0, offset, seg, quiet, steady);
+        return MPI_SUCCESS;
+    }
+    unsigned long long key = pick_key(c, classic, seg0);
+    papc_arr_pick kept;
+    if (papc_arr_cached_pick(c, gen, key, &kept)) {
+        const papc_alg_desc *r = papc_registry_row(c->coll, kept.row);
+        if (r && pick_checked()) {
+            size_t s2;
+            int q2, st2;
+            const papc_alg_desc *r2 = cheapest(c, classic, seg0, offset, &s2,
+                                               &q2, &st2);
+            if (r2 != r || s2 != kept.seg || q2 != kept.quiet ||
+                st2 != kept.steady)
+                return papc_error(MPI_ERR_INTERN, "the pick kept for view "
+                                  "%lu (%s) is not the one made again (%s)",
+                                  gen, r->info.name, r2->info.name);
+        }
+        if (r) {
+            *won = r;
+            *seg = kept.seg;
+            *quiet = kept.quiet;
+            *steady = kept.steady;
+            *reused = 1;
+            if (verbose() >= 2 && c->rank == 0)
+                fprintf(stderr, "papcoll: %s P=%d %zu B, view %lu as the "
+                        "previous call's: %s\n", papc_collective_name(c->coll),
+                        c->size, papc_call_bytes(c), gen, r->info.name);
+            return MPI_SUCCESS;
+        }
+    }
+    *won = cheapest(c, classic, seg0, offset, seg, quiet, steady);
+    kept = (papc_arr_pick){registry_index(c->coll, *won), *seg, *quiet,
+                           *steady};
+    if (kept.row >= 0) papc_arr_keep_pick(c, gen, key, &kept);
+    return MPI_SUCCESS;
+}
+
 static int decider_of(const papc_call *c) {
     return c->coll == PAPC_ALLREDUCE ? 0 : c->root;
 }
@@ -689,7 +782,7 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     if (!offset) return papc_error(MPI_ERR_NO_MEM, "arrival choice");
     const papc_alg_desc *r = classic;
     size_t seg = 0;
-    int known = 0, quiet = 0, steady = -1;
+    int known = 0, quiet = 0, steady = -1, reused = 0;
     int found = papc_arrival_view(c, offset, &known);
     if (verbose() >= 2 && c->rank == 0 && !(found && known >= 2))
         fprintf(stderr, "papcoll: %s P=%d %zu B, no view (%s, %d known): "
@@ -706,7 +799,12 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     if (found && known >= 2) {
         for (int i = 0; i < c->size; i++)
             if (!isfinite(offset[i])) offset[i] = 0;
-        r = cheapest(c, classic, seg0, offset, &seg, &quiet, &steady);
+        rc = cheapest_for_view(c, classic, seg0, offset, &r, &seg, &quiet,
+                               &steady, &reused);
+        if (rc != MPI_SUCCESS) {
+            free(offset);
+            return rc;
+        }
         /* settled: the same classic row won on the latest two views */
         if (papc_arr_settled(c, steady) && !quiet) {
             quiet = 1;
@@ -728,6 +826,7 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
         c->segsize = seg ? seg : seg0;
     *handled = 1;
     c->arrival_view = 1;
+    c->pick_reused = reused;
     c->algorithm = r->info.name;
     papc_call_started = 1;
     if (!watch) {

@@ -1442,6 +1442,44 @@ int papc_arr_settled(const papc_call *c, int steady) {
     return settled;
 }
 
+unsigned long papc_arr_view_gen(const papc_call *c) {
+    unsigned long gen = 0;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    if (site >= 0) gen = papc_mon.sites[site].view_gen;
+    papc_tr_unlock();
+    return gen;
+}
+
+int papc_arr_cached_pick(const papc_call *c, unsigned long gen,
+                         unsigned long long key, papc_arr_pick *p) {
+    int found = 0;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    if (site >= 0 && gen > 0) {
+        const arr_site *s = &papc_mon.sites[site];
+        if (s->pick_gen == gen && s->pick_key == key) {
+            *p = s->pick;
+            found = 1;
+        }
+    }
+    papc_tr_unlock();
+    return found;
+}
+
+void papc_arr_keep_pick(const papc_call *c, unsigned long gen,
+                        unsigned long long key, const papc_arr_pick *p) {
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    if (site >= 0 && gen > 0) {
+        arr_site *s = &papc_mon.sites[site];
+        s->pick_gen = gen;
+        s->pick_key = key;
+        s->pick = *p;
+    }
+    papc_tr_unlock();
+}
+
 void papc_arr_unwatched_enter(int site) {
     double t = papc_arr_now();
     papc_tr_lock();

@@ -126,6 +126,15 @@ typedef struct arr_cmd {
 #define ARR_RAN 8             /* a site's latest plain calls whose row is
                                  kept (choose.c: the residuals) */
 
+/* What the plain call's choice made of one view (choose.c): the row to
+ * run (its registry index), its segment size (0: the call's own), and
+ * cheapest's quiet and steady flags. */
+typedef struct papc_arr_pick {
+    int row;
+    size_t seg;
+    int quiet, steady;
+} papc_arr_pick;
+
 /* One call site (collective, root, bytes, comm size, and the tag of
  * papc_arrival_site_tag): the history predictor's mean compute time before
  * it and, at the decider, the straggler view. */
@@ -197,6 +206,11 @@ typedef struct arr_site {
     int next_watched;
     papc_pick_memory picks;  /* the picks from the latest two views
                                 (papc_arr_settled) */
+    /* The pick made from view pick_gen under the inputs pick_key
+     * (choose.c, cheapest_for_view; pick_gen 0: none). */
+    unsigned long pick_gen;
+    unsigned long long pick_key;
+    papc_arr_pick pick;
 } arr_site;
 
 /* An epoch this process decides (it is the decider) and still accounts
@@ -384,6 +398,16 @@ int papc_arr_watch(const papc_call *c, int quiet, int every, int *site);
  * settled, and is watched as sparsely as a quiet one.  Agreed: the views
  * and so the picks are the same on every rank.  [fg] */
 int papc_arr_settled(const papc_call *c, int steady);
+/* The generation of c's site's latest view (0: none); it changes only
+ * when a view is kept, at a call's entry or exit.  [fg] */
+unsigned long papc_arr_view_gen(const papc_call *c);
+/* The pick kept at c's site for view gen under the inputs key: 1 and *p,
+ * or 0 when the site kept none for them.  [fg] */
+int papc_arr_cached_pick(const papc_call *c, unsigned long gen,
+                         unsigned long long key, papc_arr_pick *p);
+/* Keeps p as the pick from view gen under key at c's site.  [fg] */
+void papc_arr_keep_pick(const papc_call *c, unsigned long gen,
+                        unsigned long long key, const papc_arr_pick *p);
 /* Around a plain call run without an epoch: what the epoch's begin and end
  * do that needs no message -- the history predictor's compute time, the
  * phase the overdue bound and progress reports count from, the last exit

@@ -37,6 +37,8 @@ typedef struct papc_call {
                                (src/arrival/choose.c): papc_arrival_begin/
                                end also take the call's agreed arrival
                                vector and keep it at the call site */
+    int pick_reused;        /* the choice took the pick an earlier call made
+                               from the same view (choose.c) */
 } papc_call;
 
 #define PAPC_TAGS_PER_CALL 8

@@ -9,6 +9,7 @@
 
 static _Thread_local const char *last_alg[PAPC_NUM_COLLECTIVES];
 static _Thread_local int last_watched[PAPC_NUM_COLLECTIVES];
+static _Thread_local int last_reused[PAPC_NUM_COLLECTIVES];
 _Thread_local int papc_call_started;
 
 int papc_last_call_started(void) { return papc_call_started; }
@@ -21,6 +22,11 @@ const char *papc_last_algorithm(papc_collective coll) {
 int papc_last_watched(papc_collective coll) {
     if ((int)coll < 0 || coll >= PAPC_NUM_COLLECTIVES) return 0;
     return last_watched[coll];
+}
+
+int papc_last_pick_reused(papc_collective coll) {
+    if ((int)coll < 0 || coll >= PAPC_NUM_COLLECTIVES) return 0;
+    return last_reused[coll];
 }
 
 int papc_alg_can_run(const papc_alg_desc *a, const papc_call *c) {
@@ -88,6 +94,7 @@ int papc_dispatch(papc_call *c, const char *explicit_name) {
             if (handled && rc == MPI_SUCCESS) {
                 last_alg[c->coll] = c->algorithm;
                 last_watched[c->coll] = c->arrival_view;
+                last_reused[c->coll] = c->pick_reused;
             }
             if (handled || rc != MPI_SUCCESS) return rc;
         }
@@ -98,6 +105,7 @@ int papc_dispatch(papc_call *c, const char *explicit_name) {
     if (rc == MPI_SUCCESS) {
         last_alg[c->coll] = a->info.name;
         last_watched[c->coll] = 0;
+        last_reused[c->coll] = 0;
     }
     return rc;
 }

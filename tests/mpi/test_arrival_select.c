@@ -135,6 +135,20 @@ static int check_watched_agreed(papc_collective coll) {
     return mine;
 }
 
+/* Every rank's plain call reused a pick alike (papc_last_pick_reused);
+ * a reused pick runs the row the previous call ran (prev: its algorithm,
+ * NULL when unknown), the view being the same.  Returns it. */
+static int check_reused(papc_collective coll, const char *prev) {
+    int mine = papc_last_pick_reused(coll), lo = 0, hi = 0;
+    MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(lo == hi, "a pick reused on some ranks only (this rank %d)", mine);
+    const char *alg = papc_last_algorithm(coll);
+    CHECK(!mine || !prev || (alg && !strcmp(alg, prev)), "a reused pick ran "
+          "%s after %s from the same view", alg ? alg : "(none)", prev);
+    return mine;
+}
+
 /* One call of coll on n ints; compares with native; returns whether an
  * arrival-aware row ran. */
 static int one_call(papc_collective coll, int n, int root, int iter) {
@@ -449,11 +463,14 @@ static void watch_mode(void) {
     if (k < 1) k = 1;
     const int balanced = 24, lateloop = 2 * k + 4;
     char seen[64] = "";
-    int unwatched = 0, run = 0, longest = 0;
+    int unwatched = 0, run = 0, longest = 0, reused = 0;
+    char prev[64] = "";
     snprintf(where, sizeof where, "gather balanced, watch every %d", k);
     for (int it = 0; it < balanced; it++) {
         loop(coll, n, root, late, 0, 1);
         int w = check_watched_agreed(coll);
+        reused += check_reused(coll, it ? prev : NULL);
+        snprintf(prev, sizeof prev, "%s", papc_last_algorithm(coll));
         if (it < (int)sizeof seen - 1) seen[it] = w ? 'W' : '.';
         unwatched += !w;
         run = w ? 0 : run + 1;
@@ -467,18 +484,25 @@ static void watch_mode(void) {
               "unwatched (%s)", unwatched, balanced, seen);
     CHECK(longest <= k - 1, "%d calls in a row unwatched, at most %d "
           "allowed (%s)", longest, k - 1, seen);
+    /* An unwatched call brings no view: the call after it chooses from
+     * the view it had (choose.c, cheapest_for_view). */
+    if (k > 1)
+        CHECK(reused > 0, "no pick reused in %d balanced calls with %d "
+              "unwatched (%s)", balanced, unwatched, seen);
 
     snprintf(where, sizeof where, "gather rank %d late 20 ms, watch every %d",
              late, k);
     char seen_late[160] = "";
     int first = -1, aware_at = -1, tail_unwatched = 0, after_first = 0;
-    int unsettled = 0;
+    int unsettled = 0, reused_late = 0;
     const char *watched_alg = NULL;
     run = longest = 0;
     for (int it = 0; it < lateloop && it < (int)sizeof seen_late - 1; it++) {
         int aware = loop(coll, n, root, late, 20, 1);
         int w = check_watched_agreed(coll);
+        reused_late += check_reused(coll, prev);
         const char *alg = papc_last_algorithm(coll);
+        snprintf(prev, sizeof prev, "%s", alg ? alg : "");
         seen_late[it] = aware ? 'A' : w ? 'W' : '.';
         if (w && first < 0) first = it;
         if (aware && aware_at < 0) aware_at = it;
@@ -516,13 +540,17 @@ static void watch_mode(void) {
               "unwatched with an arrival-aware row (%s)", tail_unwatched,
               seen_late);
     }
-    if (size == 5 && k > 1)
+    if (size == 5 && k > 1) {
         CHECK(after_first >= k - 1, "only %d late calls unwatched once the "
               "late rank was seen: a classic row's site does not settle (%s)",
               after_first, seen_late);
+        CHECK(reused_late > 0, "no pick reused at the settled site (%s)",
+              seen_late);
+    }
     if (rank == 0)
-        printf("watch every %d: balanced %s (%d of %d unwatched), late %s\n",
-               k, seen, unwatched, balanced, seen_late);
+        printf("watch every %d: balanced %s (%d of %d unwatched, %d picks "
+               "reused), late %s (%d reused)\n", k, seen, unwatched,
+               balanced, reused, seen_late, reused_late);
 }
 
 /* Every rank's failures summed; the monitor (if started) and MPI ended;
