@@ -160,12 +160,16 @@ static row_cache_key cache_key(papc_call *c, size_t seg0, int bg) {
  * cache key but the size class (a site has one size; a program that
  * alternates two sizes of one collective must not reset its sites).
  * FNV-1a over the key's bytes (padding zeroed in cache_key). */
+/* FNV-1a over n bytes, on from h. */
+static unsigned long long fnv(unsigned long long h, const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
 static unsigned long long learn_key(row_cache_key k) {
     k.bytes = 0;
-    const unsigned char *b = (const unsigned char *)&k;
-    unsigned long long h = 1469598103934665603ULL;
-    for (size_t i = 0; i < sizeof k; i++) h = (h ^ b[i]) * 1099511628211ULL;
-    return h;
+    return fnv(1469598103934665603ULL, &k, sizeof k);
 }
 
 /* Every row's balanced prediction and correction for c, from the cache or
@@ -621,12 +625,7 @@ static int registry_index(papc_collective coll, const papc_alg_desc *r) {
 
 /* The choice's inputs besides the view: the models' (the rows' cache
  * key), the classic row, the background thread, the monitor's instance
- * (the node labels plans read) and the settings the rule reads.  FNV-1a. */
-static unsigned long long fnv(unsigned long long h, const void *p, size_t n) {
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
-    return h;
-}
+ * (the node labels plans read) and the settings the rule reads. */
 
 static unsigned long long pick_key(papc_call *c, const papc_alg_desc *classic,
                                    size_t seg0) {
