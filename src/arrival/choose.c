@@ -688,8 +688,11 @@ static int cheapest_for_view(papc_call *c, const papc_alg_desc *classic,
             if (r2 != r || s2 != kept.seg || q2 != kept.quiet ||
                 st2 != kept.steady)
                 return papc_error(MPI_ERR_INTERN, "the pick kept for view "
-                                  "%lu (%s) is not the one made again (%s)",
-                                  gen, r->info.name, r2->info.name);
+                                  "%lu (%s, segment %zu, quiet %d, steady "
+                                  "%d) is not the one made again (%s, %zu, "
+                                  "%d, %d)", gen, r->info.name, kept.seg,
+                                  kept.quiet, kept.steady, r2->info.name, s2,
+                                  q2, st2);
         }
         if (r) {
             *won = r;
@@ -709,6 +712,28 @@ static int cheapest_for_view(papc_call *c, const papc_alg_desc *classic,
                            *steady};
     if (kept.row >= 0) papc_arr_keep_pick(c, gen, key, &kept);
     return MPI_SUCCESS;
+}
+
+/* PAPC_ARRIVAL_STATS (report.c): the choice's CPU is timed too. */
+static int choice_timed(void) {
+    static int timed = -1;
+    if (timed < 0) {
+        const char *v = getenv("PAPC_ARRIVAL_STATS");
+        timed = v && *v && strcmp(v, "0") != 0;
+    }
+    return timed;
+}
+
+/* One choice counted, priced or reused, and its CPU from cpu0 when
+ * timed. */
+static void count_choice(int reused, double cpu0) {
+    atomic_fetch_add_explicit(&papc_mon.picks[reused != 0], 1,
+                              memory_order_relaxed);
+    if (choice_timed())
+        atomic_fetch_add_explicit(
+            &papc_mon.pick_cpu_ns[reused != 0],
+            (long long)(1e9 * (papc_tr_thread_cpu() - cpu0)),
+            memory_order_relaxed);
 }
 
 static int decider_of(const papc_call *c) {
@@ -798,8 +823,10 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     if (found && known >= 2) {
         for (int i = 0; i < c->size; i++)
             if (!isfinite(offset[i])) offset[i] = 0;
+        double cpu0 = choice_timed() ? papc_tr_thread_cpu() : 0;
         rc = cheapest_for_view(c, classic, seg0, offset, &r, &seg, &quiet,
                                &steady, &reused);
+        count_choice(reused, cpu0);
         if (rc != MPI_SUCCESS) {
             free(offset);
             return rc;

@@ -294,6 +294,9 @@ typedef struct papc_monitor {
     _Atomic long long sent_msgs[STAT_N], sent_bytes[STAT_N];
     _Atomic long long estimates;  /* estimates made (sent to >= 0 peers) */
     _Atomic long long thread_cpu_us; /* [th] the monitor's CPU, sampled */
+    /* The plain call's choice (choose.c): picks priced and reused, and
+     * with PAPC_ARRIVAL_STATS the calling thread's CPU in each, ns. */
+    _Atomic long long picks[2], pick_cpu_ns[2];
     int dec_learn;            /* [ro] decisions also carry the site's plain
                                  call two back: the ranks' mean time in it
                                  and its measured arrivals (choose.c's

@@ -132,6 +132,10 @@ void papc_arr_count_reset(void) {
     }
     atomic_store(&papc_mon.estimates, 0);
     atomic_store(&papc_mon.thread_cpu_us, 0);
+    for (int k = 0; k < 2; k++) {
+        atomic_store(&papc_mon.picks[k], 0);
+        atomic_store(&papc_mon.pick_cpu_ns[k], 0);
+    }
 }
 
 static const char *stat_name[STAT_N] = {"estimate", "notice", "decision",
@@ -145,7 +149,7 @@ static int stats_report(MPI_Comm comm) {
     int want = where && *where && strcmp(where, "0") != 0;
     PAPC_CHECK(PMPI_Bcast(&want, 1, MPI_INT, 0, comm));
     if (!want) return MPI_SUCCESS;
-    enum { NV = 2 * STAT_N + 2 };
+    enum { NV = 2 * STAT_N + 6 };
     long long mine[NV], sum[NV], max[NV];
     for (int k = 0; k < STAT_N; k++) {
         mine[k] = atomic_load(&papc_mon.sent_msgs[k]);
@@ -153,6 +157,10 @@ static int stats_report(MPI_Comm comm) {
     }
     mine[2 * STAT_N] = atomic_load(&papc_mon.estimates);
     mine[2 * STAT_N + 1] = atomic_load(&papc_mon.thread_cpu_us);
+    for (int k = 0; k < 2; k++) {
+        mine[2 * STAT_N + 2 + k] = atomic_load(&papc_mon.picks[k]);
+        mine[2 * STAT_N + 4 + k] = atomic_load(&papc_mon.pick_cpu_ns[k]);
+    }
     PAPC_CHECK(PMPI_Reduce(mine, sum, NV, MPI_LONG_LONG, MPI_SUM, 0, comm));
     PAPC_CHECK(PMPI_Reduce(mine, max, NV, MPI_LONG_LONG, MPI_MAX, 0, comm));
     if (papc_mon.rank != 0) return MPI_SUCCESS;
@@ -181,6 +189,13 @@ static int stats_report(MPI_Comm comm) {
     fprintf(f, "monitor CPU: %.3f s over the ranks, %.3f s at most on one "
             "(0 in simulation)\n", 1e-6 * (double)sum[2 * STAT_N + 1],
             1e-6 * (double)max[2 * STAT_N + 1]);
+    /* the plain call's choice, CPU per call averaged over the ranks */
+    long long *picks = sum + 2 * STAT_N + 2, *ns = sum + 2 * STAT_N + 4;
+    fprintf(f, "plain-call choice: %lld priced, %lld reused from the same "
+            "view (over the ranks); CPU %.1f us per priced, %.1f us per "
+            "reused (0 in simulation)\n", picks[0], picks[1],
+            picks[0] ? 1e-3 * (double)ns[0] / (double)picks[0] : 0.0,
+            picks[1] ? 1e-3 * (double)ns[1] / (double)picks[1] : 0.0);
     if (f != stderr) fclose(f);
     return MPI_SUCCESS;
 }
