@@ -14,8 +14,8 @@ __version__ = "0.1.0"
 
 _BINDING = ("Error", "IN_PLACE", "allreduce", "reduce", "bcast", "gather",
             "scatter", "gatherv", "scatterv", "algorithms", "algorithm_info",
-            "last_algorithm", "last_watched", "monitor", "monitor_running",
-            "monitor_finalize",
+            "last_algorithm", "last_watched", "last_pick_reused", "monitor",
+            "monitor_running", "monitor_finalize",
             "progress", "processing_start", "processing_end")
 
 __all__ = list(_BINDING)

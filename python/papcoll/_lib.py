@@ -134,6 +134,7 @@ _SIGNATURES = {
     "papc_strerror": (ctypes.c_char_p, [_int]),
     "papc_last_algorithm": (ctypes.c_char_p, [_int]),
     "papc_last_watched": (_int, [_int]),
+    "papc_last_pick_reused": (_int, [_int]),
     "papc_last_call_started": (_int, []),
     "papc_mpi_library": (ctypes.c_char_p, []),
     # collectives (the _alg forms take the name last)

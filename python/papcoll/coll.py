@@ -44,7 +44,8 @@ from ._lib import lib
 
 __all__ = ["Error", "IN_PLACE", "allreduce", "reduce", "bcast", "gather",
            "scatter", "gatherv", "scatterv", "algorithms", "algorithm_info",
-           "last_algorithm", "last_watched", "monitor", "monitor_running",
+           "last_algorithm", "last_watched", "last_pick_reused", "monitor",
+           "monitor_running",
            "monitor_finalize", "progress", "processing_start", "processing_end"]
 
 IN_PLACE = MPI.IN_PLACE
@@ -572,6 +573,15 @@ def last_watched(collective):
     choice); False without a monitor, for a named algorithm, and for the
     calls a quiet call site runs unwatched (PAPC_ARRIVAL_WATCH_EVERY)."""
     return bool(lib.papc_last_watched(_collective_index(collective)))
+
+
+def last_pick_reused(collective):
+    """Whether the latest plain call of collective on this thread took the
+    algorithm an earlier call chose from the same agreed arrival view
+    (no new view came between, e.g. an unwatched call) instead of pricing
+    every algorithm again; False without a monitor or for a named
+    algorithm."""
+    return bool(lib.papc_last_pick_reused(_collective_index(collective)))
 
 
 # ---- the arrival monitor (the papers' PAT_* calls) -----------------------

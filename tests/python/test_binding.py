@@ -348,6 +348,8 @@ class TestAlgorithms(Base):
         # 100 ints are below PAPC_ARRIVAL_MIN_BYTES: never weighed
         self.truth(papcoll.last_watched("allreduce") is False,
                    "last_watched('allreduce') of a 400-byte call")
+        self.truth(papcoll.last_pick_reused("allreduce") is False,
+                   "last_pick_reused('allreduce') of a 400-byte call")
 
 
 class TestInPlace(Base):
