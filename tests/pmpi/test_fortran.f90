@@ -85,6 +85,9 @@ program test_fortran
   call MPI_Type_create_hindexed(1, blen, addr, MPI_INTEGER, abs_type, ierr)
   call MPI_Type_commit(abs_type, ierr)
   call MPI_Bcast(MPI_BOTTOM, 1, abs_type, 0, MPI_COMM_WORLD, ierr)
+  ! rbuf was written through its address, not as an argument: without this
+  ! the compiler may keep its old values in registers (MPI-3.1 17.1.17)
+  call MPI_F_sync_reg(rbuf)
   call check(ierr == MPI_SUCCESS .and. all(rbuf == [(11 * i, i = 1, n)]), &
              'bcast MPI_BOTTOM')
   call MPI_Type_free(abs_type, ierr)
