@@ -646,7 +646,8 @@ static unsigned long long pick_key(papc_call *c, const papc_alg_desc *classic,
 /* PAPC_ARRIVAL_PICK_CHECK=1 (a testing knob, tests/mpi/CMakeLists.txt):
  * a call that reuses a pick also makes it again, and fails where the two
  * differ.  PAPC_ARRIVAL_PICK_REUSE=0 (to measure what reuse saves): every
- * call makes its pick.  Both read as set on every rank. */
+ * call makes its pick.  Neither changes which row runs (the check only
+ * fails where reuse is wrong; tests set it on every rank). */
 static int pick_checked(void) {
     const char *v = getenv("PAPC_ARRIVAL_PICK_CHECK");
     return v && *v == '1';
