@@ -156,20 +156,22 @@ static row_cache_key cache_key(papc_call *c, size_t seg0, int bg) {
     return k;
 }
 
-/* The models' inputs a site's learnt residuals are relative to: the
- * cache key but the size class (a site has one size; a program that
- * alternates two sizes of one collective must not reset its sites).
- * FNV-1a over the key's bytes (padding zeroed in cache_key). */
-/* FNV-1a over n bytes, on from h. */
+#define FNV_BASIS 1469598103934665603ULL
+
+/* FNV-1a over n bytes, on from h (FNV_BASIS to start). */
 static unsigned long long fnv(unsigned long long h, const void *p, size_t n) {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
     return h;
 }
 
+/* The models' inputs a site's learnt residuals are relative to: the
+ * cache key but the size class (a site has one size; a program that
+ * alternates two sizes of one collective must not reset its sites).
+ * FNV-1a over the key's bytes (padding zeroed in cache_key). */
 static unsigned long long learn_key(row_cache_key k) {
     k.bytes = 0;
-    return fnv(1469598103934665603ULL, &k, sizeof k);
+    return fnv(FNV_BASIS, &k, sizeof k);
 }
 
 /* Every row's balanced prediction and correction for c, from the cache or
@@ -626,11 +628,10 @@ static int registry_index(papc_collective coll, const papc_alg_desc *r) {
 /* The choice's inputs besides the view: the models' (the rows' cache
  * key), the classic row, the background thread, the monitor's instance
  * (the node labels plans read) and the settings the rule reads. */
-
 static unsigned long long pick_key(papc_call *c, const papc_alg_desc *classic,
                                    size_t seg0) {
     row_cache_key k = cache_key(c, seg0, papc_bg_available(c));
-    unsigned long long h = fnv(1469598103934665603ULL, &k, sizeof k);
+    unsigned long long h = fnv(FNV_BASIS, &k, sizeof k);
     int views = views_weighed(), instance = papc_mon.instance;
     h = fnv(h, &classic, sizeof classic);
     h = fnv(h, &views, sizeof views);
