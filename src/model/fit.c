@@ -524,6 +524,6 @@ double papc_arrival_corrected(const papc_profile_arrival *k, double e,
     if (!k->anchored || !(w > 0) || !isfinite(w)) w = 0;
     double above = fmax(e - w, 0);
     double v = w + k->a * (above - t0) + k->c * t0;
-    double floor = w + 0.5 * fmin(above, k->c * t0);
+    double floor = w + 0.1 * fmin(above, k->c * t0);
     return v > floor ? v : floor;
 }

@@ -125,12 +125,24 @@ static void test_corrected(void **state) {
     assert_true(papc_arrival_corrected(NULL, 0.030, 0.010, 0.005) == 0.030);
     double v = papc_arrival_corrected(&k, 0.030, 0.010, 0.005);
     assert_true(fabs(v - (0.25 * 0.020 + 0.5 * 0.010)) < 1e-15);
-    /* a model below t0 extrapolates below both: the floor holds it at
-     * half of the lesser of e and c·t0 */
+    /* a model below t0 extrapolates below both: the guard holds it at a
+     * tenth of the lesser of e and c·t0 (first form: w = 0) */
     papc_profile_arrival steep = {.collective = "gather", .name = "x", .p = 8,
                                   .a = 4, .c = 0.5, .points = 12};
     v = papc_arrival_corrected(&steep, 0.002, 0.010, 0.001);
-    assert_true(fabs(v - 0.001) < 1e-15);
+    assert_true(fabs(v - 0.0002) < 1e-15);
+    /* anchored: w plus a tenth of min(e - w, c·t0); a value above the guard
+     * stands (the old guard, half, bound here: BSLS under spread arrivals) */
+    steep.anchored = 1;
+    v = papc_arrival_corrected(&steep, 0.004, 0.010, 0.001);
+    assert_true(fabs(v - (0.001 + 0.1 * 0.003)) < 1e-15);
+    papc_profile_arrival bsls = {.collective = "gather", .name = "y", .p = 8,
+                                 .a = 1.436, .c = 0.743, .points = 16,
+                                 .anchored = 1};
+    double e = 0.03099, t0 = 0.0374, w = 0.00971;
+    double want = w + 1.436 * (e - w - t0) + 0.743 * t0;
+    v = papc_arrival_corrected(&bsls, e, t0, w);
+    assert_true(want > w + 0.1 * (e - w) && fabs(v - want) < 1e-15);
 }
 
 /* The anchored form: e − w = a·(model − t0 − w) + c·t0 recovered exactly,
