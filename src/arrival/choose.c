@@ -537,7 +537,7 @@ static const papc_alg_desc *cheapest(papc_call *c,
         now[rows] = papc_arrival_wait_floor(
             papc_collective_name(c->coll), c->size,
             c->coll == PAPC_ALLREDUCE ? 0 : c->root, offset);
-        papc_arr_price_views(c, rows + 1, views_weighed(), now, spread, mean);
+        papc_arr_price_views(c, rows + 1, views_weighed(), now, mean);
         learnt = learn(c, rc, bg, rows, spread, mean, &calls);
         if (verbose() >= 3 && c->rank == 0)
             fprintf(stderr, "papcoll:   the wait no row avoids: this view "

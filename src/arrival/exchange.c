@@ -1308,12 +1308,11 @@ static papc_price_ring site_ring(arr_site *s, int rows) {
         memset(s->priced_gen, 0, sizeof s->priced_gen);
         s->priced_rows = s->priced ? rows : 0;
     }
-    return (papc_price_ring){ARR_PRICED, rows, s->priced, s->priced_gen,
-                             s->priced_spread};
+    return (papc_price_ring){ARR_PRICED, rows, s->priced, s->priced_gen};
 }
 
 void papc_arr_price_views(const papc_call *c, int rows, int k,
-                          const double *now, double spread, double *mean) {
+                          const double *now, double *mean) {
     if (k <= 1) {
         memcpy(mean, now, (size_t)rows * sizeof *mean);
         return;
@@ -1321,12 +1320,12 @@ void papc_arr_price_views(const papc_call *c, int rows, int k,
     papc_tr_lock();
     int site = papc_arr_site(c);
     arr_site *s = site >= 0 ? &papc_mon.sites[site] : NULL;
-    papc_price_ring ring = {0, rows, NULL, NULL, NULL};
+    papc_price_ring ring = {0, rows, NULL, NULL};
     if (s && s->view_gen > 0) {
         ring = site_ring(s, rows);
-        papc_price_ring_keep(&ring, s->view_gen, now, spread);
+        papc_price_ring_keep(&ring, s->view_gen, now);
     }
-    papc_price_ring_mean(&ring, s ? s->view_gen : 0, k, now, spread, mean);
+    papc_price_ring_mean(&ring, s ? s->view_gen : 0, k, now, mean);
     papc_tr_unlock();
 }
 

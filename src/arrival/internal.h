@@ -170,7 +170,6 @@ typedef struct arr_site {
      * call, from agreed views, so the same on every rank. */
     double *priced;          /* [ARR_PRICED][priced_rows] */
     unsigned long priced_gen[ARR_PRICED];
-    double priced_spread[ARR_PRICED]; /* each slot's view's largest offset */
     int priced_rows;
     /* The learnt spread floor (choose.c): the largest offset of the latest
      * view, and the robust mean of its change from one view to the next;
@@ -365,12 +364,10 @@ int papc_arr_served_quiet(const papc_call *c, int *served);
  * none (exchange.c). */
 int papc_arrival_view(const papc_call *c, double *offset, int *known);
 /* Keeps now[rows] (the rows' predicted ē at c's site's latest view; NAN:
- * no candidate) and the view's spread once per view, and gives in
- * mean[rows] each row's mean over the site's latest k views it was priced
- * at whose spread is of the same regime (papc_same_regime; NAN where now
- * is). */
+ * no candidate) once per view, and gives in mean[rows] each row's mean over
+ * the site's latest k views it was priced at (NAN where now is). */
 void papc_arr_price_views(const papc_call *c, int rows, int k,
-                          const double *now, double spread, double *mean);
+                          const double *now, double *mean);
 /* After a plain call at c's site ran row (its registry index) and took
  * elapsed seconds on this process: kept for the residuals (exchange.c:
  * the row by epoch, the time for this process' next notice, or in its

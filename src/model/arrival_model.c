@@ -1343,7 +1343,7 @@ int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
 /* ---- prices over several views ---------------------------------------- */
 
 void papc_price_ring_keep(papc_price_ring *ring, unsigned long g,
-                          const double *now, double spread) {
+                          const double *now) {
     if (!ring || !ring->price || !ring->gen || ring->slots <= 0 || g == 0)
         return;
     int slot = (int)(g % (unsigned long)ring->slots);
@@ -1351,11 +1351,10 @@ void papc_price_ring_keep(papc_price_ring *ring, unsigned long g,
     memcpy(ring->price + (size_t)slot * (size_t)ring->rows, now,
            (size_t)ring->rows * sizeof *now);
     ring->gen[slot] = g;
-    if (ring->spread) ring->spread[slot] = spread;
 }
 
 int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
-                         const double *now, double spread, double *mean) {
+                         const double *now, double *mean) {
     int rows = ring ? ring->rows : 0, span = 1;
     if (rows > 0) memcpy(mean, now, (size_t)rows * sizeof *mean);
     if (!ring || !ring->price || !ring->gen || k <= 1) return 1;
@@ -1369,8 +1368,6 @@ int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
             if (gj == 0 || gj > g || gj + (unsigned long)k <= g ||
                 !isfinite(v))
                 continue;
-            if (ring->spread && !papc_same_regime(ring->spread[j], spread))
-                continue;
             sum += v;
             n++;
         }
@@ -1378,12 +1375,6 @@ int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
         if (n > span) span = n;
     }
     return span;
-}
-
-int papc_same_regime(double a, double b) {
-    if (!isfinite(a) || !isfinite(b)) return 0;
-    if (a < 1e-3 && b < 1e-3) return 1;
-    return a <= 2 * b && b <= 2 * a;
 }
 
 /* ---- what the rows cost when they ran ---------------------------------- */
@@ -1397,7 +1388,8 @@ int papc_learn_valid(const papc_row_learning *l, double spread) {
     if (!l || l->n <= 0 || !isfinite(l->bias) || !isfinite(l->spread) ||
         !isfinite(spread))
         return 0;
-    return papc_same_regime(l->spread, spread);
+    if (l->spread < 1e-3 && spread < 1e-3) return 1;
+    return spread <= 2 * l->spread && l->spread <= 2 * spread;
 }
 
 void papc_learn_add(papc_row_learning *l, double residual, double w,

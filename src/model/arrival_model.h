@@ -205,36 +205,21 @@ int papc_arrival_pick(const papc_arrival_candidate *c, int n, int base,
 
 /* The rows' prices at a site's latest views, kept in a ring: slot j holds
  * rows values (NAN: the row was no candidate) for view generation gen[j]
- * (0: empty) and that view's spread, its largest offset, in spread[j].
- * papc_price_ring_keep stores now[rows], the prices at view generation g
- * (>= 1) of spread `spread`, unless g is stored already;
- * papc_price_ring_mean gives each row's mean over the generations in
- * (g - k, g] it has a price at whose spread is of the same regime as
- * `spread` (papc_same_regime), NAN where now[i] is NAN, and returns how
- * many views the means span (>= 1).  Why the regime: the mean is there to
- * average the draws of one pattern (rand-late), and after the pattern
- * changed (a rank 10 ms late, then 50) it blended the old views' prices
- * with the new for k - 1 views, running rows that suit neither (gather
- * 2 Mi, rand-late 10 -> 50 ms on the emulated cluster: binomial, then
- * sorted_binomial twice, 1.9 and 3.1 x the best row; docs/performance.md,
- * twenty-first session).  A ring without spreads (spread NULL) is one
- * regime.  Pure: a call site's state is the caller's. */
+ * (0: empty).  papc_price_ring_keep stores now[rows], the prices at view
+ * generation g (>= 1), unless g is stored already; papc_price_ring_mean
+ * gives each row's mean over the generations in (g - k, g] it has a price
+ * at (NAN where now[i] is NAN), and returns how many views the means
+ * span (>= 1).  Pure: a call site's state is the caller's. */
 typedef struct papc_price_ring {
     int slots, rows;
     double *price;           /* [slots][rows] */
     unsigned long *gen;      /* [slots] */
-    double *spread;          /* [slots]; NULL: every view one regime */
 } papc_price_ring;
 
 void papc_price_ring_keep(papc_price_ring *ring, unsigned long g,
-                          const double *now, double spread);
+                          const double *now);
 int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
-                         const double *now, double spread, double *mean);
-
-/* Whether two spreads (seconds) are one regime of lateness: both under
- * 1 ms, or within a factor 2 of each other.  The online refinement's
- * residuals (papc_learn_valid) and the prices over the views use it. */
-int papc_same_regime(double a, double b);
+                         const double *now, double *mean);
 
 /* ---- what the rows cost when they ran (choose.c, PAPC_ARRIVAL_LEARN) ----
  *

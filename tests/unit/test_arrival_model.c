@@ -185,74 +185,49 @@ static void test_every_row_has_a_model(void **state) {
 }
 
 /* Prices over several views (papc_price_ring_*): a row's mean over the
- * latest k views it was priced at, of the same regime of spread; a view
- * kept twice counts once; views older than k, or overwritten in the ring,
- * drop out; a row that is no candidate now stays none. */
+ * latest k views it was priced at; a view kept twice counts once; views
+ * older than k, or overwritten in the ring, drop out; a row that is no
+ * candidate now stays none. */
 static void test_price_ring(void **state) {
     (void)state;
     enum { SLOTS = 4, ROWS = 3 };
     double price[SLOTS * ROWS];
     unsigned long gen[SLOTS] = {0};
-    double spread[SLOTS] = {0};
-    papc_price_ring ring = {SLOTS, ROWS, price, gen, spread};
-    const double S = 0.010; /* every view of one regime: 10 ms */
+    papc_price_ring ring = {SLOTS, ROWS, price, gen};
     double mean[ROWS];
     /* view 1: row 2 no candidate */
     double v1[ROWS] = {10, 20, NAN};
-    papc_price_ring_keep(&ring, 1, v1, S);
-    assert_int_equal(papc_price_ring_mean(&ring, 1, 4, v1, S, mean), 1);
+    papc_price_ring_keep(&ring, 1, v1);
+    assert_int_equal(papc_price_ring_mean(&ring, 1, 4, v1, mean), 1);
     assert_true(mean[0] == 10 && mean[1] == 20 && isnan(mean[2]));
     /* view 2; kept twice (a second choice at the same view) */
     double v2[ROWS] = {30, 10, 5};
-    papc_price_ring_keep(&ring, 2, v2, S);
-    papc_price_ring_keep(&ring, 2, v2, S);
-    assert_int_equal(papc_price_ring_mean(&ring, 2, 4, v2, S, mean), 2);
+    papc_price_ring_keep(&ring, 2, v2);
+    papc_price_ring_keep(&ring, 2, v2);
+    assert_int_equal(papc_price_ring_mean(&ring, 2, 4, v2, mean), 2);
     assert_true(mean[0] == 20 && mean[1] == 15 && mean[2] == 5);
     /* k = 1: the latest alone; k = 2 over views 1-2 */
-    assert_int_equal(papc_price_ring_mean(&ring, 2, 1, v2, S, mean), 1);
+    assert_int_equal(papc_price_ring_mean(&ring, 2, 1, v2, mean), 1);
     assert_true(mean[0] == 30 && mean[1] == 10);
     /* view 3 not priced (the floor kept the classic row), view 4 is:
      * with k = 2 the window is views 3-4, so view 4 alone counts */
     double v4[ROWS] = {50, 40, NAN};
-    papc_price_ring_keep(&ring, 4, v4, S);
-    assert_int_equal(papc_price_ring_mean(&ring, 4, 2, v4, S, mean), 1);
+    papc_price_ring_keep(&ring, 4, v4);
+    assert_int_equal(papc_price_ring_mean(&ring, 4, 2, v4, mean), 1);
     assert_true(mean[0] == 50 && mean[1] == 40 && isnan(mean[2]));
-    assert_int_equal(papc_price_ring_mean(&ring, 4, 4, v4, S, mean), 3);
+    assert_int_equal(papc_price_ring_mean(&ring, 4, 4, v4, mean), 3);
     assert_true(fabs(mean[0] - 30) < 1e-12 && fabs(mean[1] - 70.0 / 3) < 1e-12);
     /* view 5 overwrites view 1's slot (4 slots): views 2, 4, 5 */
     double v5[ROWS] = {20, 20, 20};
-    papc_price_ring_keep(&ring, 5, v5, S);
-    assert_int_equal(papc_price_ring_mean(&ring, 5, 16, v5, S, mean), 3);
+    papc_price_ring_keep(&ring, 5, v5);
+    assert_int_equal(papc_price_ring_mean(&ring, 5, 16, v5, mean), 3);
     assert_true(fabs(mean[0] - 100.0 / 3) < 1e-12 &&
                 fabs(mean[1] - 70.0 / 3) < 1e-12 &&
                 fabs(mean[2] - 12.5) < 1e-12);
     /* no ring: the latest alone */
-    papc_price_ring none = {0, ROWS, NULL, NULL, NULL};
-    assert_int_equal(papc_price_ring_mean(&none, 5, 4, v5, S, mean), 1);
+    papc_price_ring none = {0, ROWS, NULL, NULL};
+    assert_int_equal(papc_price_ring_mean(&none, 5, 4, v5, mean), 1);
     assert_true(mean[0] == 20);
-    /* the pattern changes: view 6 at 50 ms (5 x the spread) is priced
-     * alone, not blended with the 10 ms views; view 7 at 40 ms (within a
-     * factor 2 of 50) joins it; a query at 12 ms sees the 10 ms views */
-    double v6[ROWS] = {8, 4, 2}, v7[ROWS] = {6, 2, NAN};
-    papc_price_ring_keep(&ring, 6, v6, 0.050);
-    assert_int_equal(papc_price_ring_mean(&ring, 6, 4, v6, 0.050, mean), 1);
-    assert_true(mean[0] == 8 && mean[1] == 4 && mean[2] == 2);
-    papc_price_ring_keep(&ring, 7, v7, 0.040);
-    assert_int_equal(papc_price_ring_mean(&ring, 7, 4, v7, 0.040, mean), 2);
-    assert_true(mean[0] == 7 && mean[1] == 3 && isnan(mean[2]));
-    /* views 4-7 in the window: 4 and 5 are 10 ms views */
-    double q[ROWS] = {1, 1, 1};
-    assert_int_equal(papc_price_ring_mean(&ring, 7, 4, q, 0.012, mean), 2);
-    assert_true(mean[0] == 35 && mean[1] == 30 && mean[2] == 20);
-    /* a ring without spreads is one regime: views 4-7 all count */
-    papc_price_ring blind = {SLOTS, ROWS, price, gen, NULL};
-    assert_int_equal(papc_price_ring_mean(&blind, 7, 4, v7, 0.040, mean), 4);
-    assert_true(fabs(mean[0] - 21) < 1e-12);
-    /* the rule itself */
-    assert_true(papc_same_regime(0.0005, 0.0009));
-    assert_true(papc_same_regime(0.010, 0.020) && !papc_same_regime(0.010, 0.021));
-    assert_false(papc_same_regime(0.0005, 0.0015));
-    assert_false(papc_same_regime(NAN, 0.010));
 }
 
 /* The choice among rows (papc_arrival_pick): noise keeps the size-based
