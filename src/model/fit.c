@@ -518,12 +518,15 @@ int papc_arrival_fit(int n, const double *model, const double *t0,
     return 0;
 }
 
+/* The guard's share of min(e − w, c·t0) (model.h says why a tenth). */
+#define ARRIVAL_GUARD_SHARE 0.1
+
 double papc_arrival_corrected(const papc_profile_arrival *k, double e,
                               double t0, double w) {
     if (!k) return e;
     if (!k->anchored || !(w > 0) || !isfinite(w)) w = 0;
     double above = fmax(e - w, 0);
     double v = w + k->a * (above - t0) + k->c * t0;
-    double floor = w + 0.1 * fmin(above, k->c * t0);
+    double floor = w + ARRIVAL_GUARD_SHARE * fmin(above, k->c * t0);
     return v > floor ? v : floor;
 }

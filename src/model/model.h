@@ -261,15 +261,17 @@ const papc_profile_arrival *papc_profile_find_arrival(const papc_profile *p,
  * (papc_arrival_wait_floor; ignored, i.e. 0, when k is not anchored):
  * w + a·(e − t0 − w) + c·t0 with entry k, never below w plus a tenth of
  * the lesser of e − w and c·t0 (a guard against a slope extrapolated far
- * below both); e itself when k is NULL.  The guard was half until the
- * twenty-first session: it bound at every spread point of gather BSLS
- * (whose senders leave at their GO, so ē falls to ~w + one block as the
- * arrivals spread) and priced it 1.3-1.8 x its measured ē, under BSBN;
+ * below both); e itself when k is NULL.  Why a tenth, not the half it
+ * was: at half it bound at every spread point of gather's BSLS (whose
+ * senders leave at their GO, so ē falls to about w plus a block as the
+ * arrivals spread) and priced it 1.2-1.9 x its measured ē, under BSBN;
  * at a tenth the held-out check (papc-tune --arrival-check, 10/50/200 ms)
- * picked within 5 % in 43 of 48 settings against 42, no new miss.  Why the anchor: the first form scaled all of
- * ē_model − t0 by a, and a < 1 (fitted at 20 and 100 ms, where c·t0 can
- * make up for it) priced the segmented ring under the wait for a rank
- * 200 ms late, which no allreduce avoids (sweep 4: it ran, 1.21 x SLT). */
+ * picks within 5 % in 43 of 48 settings against 42, with no new miss
+ * (docs/performance.md, twenty-first session).  Why the anchor: the
+ * first form scaled all of ē_model − t0 by a, and a < 1 (fitted at 20
+ * and 100 ms, where c·t0 can make up for it) priced the segmented ring
+ * under the wait for a rank 200 ms late, which no allreduce avoids
+ * (sweep 4: it ran, 1.21 x SLT). */
 double papc_arrival_corrected(const papc_profile_arrival *k, double e,
                               double t0, double w);
 /* Fits e_i − w_i ≈ a·(model_i − t0_i − w_i) + c·t0_i over n measured
