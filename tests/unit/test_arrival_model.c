@@ -422,17 +422,21 @@ static const hand_case hand_cases[] = {
     {PAPC_REDUCE, "radix_k", 8, 0, P8, 1e6, 1e-9, 0.5e-9, 0, 5, 9.6875},
     /* Clairvoyant, m = 500 B (β = 2e-6, γ_op = 1e-6 keep c = 1, g = 0.5):
      * N = max(1, sqrt(L m (β+γ)/α) of the default model) = 1 segment,
-     * rounds d = 1.5.  F(0): root (1 + 2 - 1) d = 3, others d = 1.5 (ē
-     * 1.875).  Rank 1 late: root max(3, 10 + (1 + 1 - 1) d) = 11.5, F1 =
-     * 11.5, others 1.5: 4 -> 3 + 4 - 1.875.  P = 8 (L = 3): sorted
-     * offsets 0,0,.5,1,2.5,3.5,4,7 give the root max(4.5, 5, 5.5, 7, 3.5
-     * + 2d, 4 + 2d, 7 + d) = 8.5, the others o + 1.5: ē 4.5 + 2.375 -
-     * 1.875. */
-    {PAPC_REDUCE, "clairvoyant", 4, 0, P4A, 500, 2e-6, 1e-6, 0, 3, 5.125},
+     * rounds d = 1.5, priced by the schedule's dataflow (a transfer c, a
+     * fold g; clairvoyant/dataflow.h).  F(0): the schedule pairs 1 -> 0
+     * and 3 -> 2, then 2 -> 0: 1 and 3 exit at 1, 2 folds by 1.5 and
+     * sends, 2.5, the root folds by 3 (ē 1.875).  Rank 1 late (rounds q =
+     * 0,7,0,0): 2 -> 0 and 3 -> 0 first, 2 out at 1, 3 at 2 behind it on
+     * the root's link, then 1 -> 0 at 10: 1 out at 11, the root at 11.5:
+     * 3.875 -> 3 + 3.875 - 1.875.  P = 8 (L = 3, q = 0,2,0,5,1,0,2,3;
+     * the schedule's pairs and an independent simulation of the same
+     * rules, /tmp in session 23): exits 8.5, 5, 1.5, 8, 2, 3.5, 3.5, 6
+     * against F(0) 4.5, 1, 2.5, 1, 4, 1, 2.5, 1: ē 4.5 + 2.4375 - 2.1875. */
+    {PAPC_REDUCE, "clairvoyant", 4, 0, P4A, 500, 2e-6, 1e-6, 0, 3, 5},
     {PAPC_REDUCE, "basic_linear", 8, 0, P8, 1e6, 1e-9, 0.5e-9, 0, 10.5,
      12.1875},
     {PAPC_REDUCE, "binomial", 8, 0, P8, 1e6, 1e-9, 0.5e-9, 5e5, 4, 7.0625},
-    {PAPC_REDUCE, "clairvoyant", 8, 0, P8, 500, 2e-6, 1e-6, 0, 4.5, 5},
+    {PAPC_REDUCE, "clairvoyant", 8, 0, P8, 500, 2e-6, 1e-6, 0, 4.5, 4.75},
 
     /* allreduce basic_linear: reduce to 0 (1.5 each), then 1, 2, 3 at 1
      * each: F(0) = 7.5,5.5,6.5,7.5 (ē 6.75); rank 1 late: reduce ends
@@ -743,7 +747,11 @@ static void test_never_below_ideal(void **state) {
                         double fin = F[0], cb = al + m * be, ideal;
                         for (int r = 0; r < P; r++) {
                             fin = F[r] > fin ? F[r] : fin;
-                            assert_true(F[r] >= o[r]); /* nobody exits early */
+                            if (!(F[r] >= o[r])) /* nobody exits early */
+                                print_error("%s P=%d m=%g kind %d rank %d: "
+                                            "%g < %g\n", c.name, P, m, kind,
+                                            r, F[r], o[r]);
+                            assert_true(F[r] >= o[r] - 1e-12);
                         }
                         switch (colls[ci]) {
                         case PAPC_GATHER:
@@ -783,11 +791,10 @@ static int fixed_structure(papc_collective coll, const char *name) {
         {"scatter", "basic_linear"},    {"scatter", "binomial"},
         {"reduce", "basic_linear"},     {"reduce", "binomial"},
         {"reduce", "rabenseifner"},     {"reduce", "ring"},
-        {"reduce", "radix_k"},          {"reduce", "clairvoyant"},
-        {"reduce", "clairvoyant_node"},
-        {"allreduce", "basic_linear"},  {"allreduce", "recursive_doubling"},
-        {"allreduce", "ring"},          {"allreduce", "segmented_ring"},
-        {"allreduce", "rabenseifner"},  {"allreduce", "clairvoyant"},
+        {"reduce", "radix_k"},          {"allreduce", "basic_linear"},
+        {"allreduce", "recursive_doubling"}, {"allreduce", "ring"},
+        {"allreduce", "segmented_ring"}, {"allreduce", "rabenseifner"},
+        /* not Clairvoyant: its schedule is generated for the offsets */
     };
     for (size_t i = 0; i < COUNT(fixed); i++)
         if (!strcmp(fixed[i][0], coll_name(coll)) && !strcmp(fixed[i][1], name))
@@ -797,8 +804,11 @@ static int fixed_structure(papc_collective coll, const char *name) {
 
 /* Rows that re-place ranks by their arrivals (SBN's trees, SLT's chain,
  * PRR's pre-steps): a later rank may land where it exits sooner. */
+/* Rows whose structure follows the offsets: a later rank may be placed
+ * where it waits less.  Clairvoyant is priced by the schedule generated
+ * for the offsets (arrival_model.c, clv_dataflow), as it runs. */
 static int places_by_arrival(const char *name) {
-    return strstr(name, "sorted_binomial") ||
+    return strstr(name, "sorted_binomial") || !strncmp(name, "clairvoyant", 11) ||
            !strcmp(name, "sorted_linear_tree") ||
            !strncmp(name, "pre_reduced_ring", 16);
 }
@@ -837,8 +847,13 @@ static void test_monotone(void **state) {
                     /* PRR's published rule gives fewer pre-steps when a
                      * middle rank is later, which can shorten the run:
                      * its closed form is monotone for a fixed k (the
-                     * schedule test), the rule is what it is. */
+                     * schedule test), the rule is what it is.
+                     * Clairvoyant's price is the schedule generated for
+                     * the offsets, as it runs: the greedy generator may
+                     * pair better around a later rank (5.5 % at P = 33),
+                     * which the ideal bound above still holds. */
                     if (strcmp(name, "pre_reduced_ring_published") != 0 &&
+                        strncmp(name, "clairvoyant", 11) != 0 &&
                         f2 < f1 - 1e-12) {
                         print_error("%s %s P=%d: later rank %d lowers the "
                                     "run time %.9g -> %.9g\n", c.collective,
@@ -1599,8 +1614,11 @@ static void test_clv_node_plain_equivalents(void **state) {
  *    3, 20) = 20; the root max(0 + 3 + 12, 20 + (N + 1 - 1)) = 30; rank
  *    37 exits 10 after its arrival, leader 32 at 30: ē_s = (1190 + 10 +
  *    78 + 30 + 30) / 128, ē = 15 + 32 / 128 = 15.25 ms.  Plain
- *    Clairvoyant with the same plan: t0 = (N + 7 - 1) d = 16, the root
- *    at 20 + N = 30, everyone else N after arriving: 16 + 14 / 128.
+ *    Clairvoyant with the same plan, priced by its schedule's dataflow
+ *    (each round split into a transfer of 0.765 d and a fold of 0.235 d
+ *    by α, β, γ): t0 = 15.2953149 ms, below the rounds' (N + 7 - 1) d =
+ *    16, and ē 15.3459661 ms -- both also from an independent simulation
+ *    of the same rules on papc_clv_fast's events (session 23).
  *  - rank 32, node 2's leader, late by 20: it exits at 30, 10 after its
  *    arrival: (1200 + 78 + 10 + 30) / 128, ē = 15 + 12 / 128.
  *  - rank 5 (the root's node) late by 20: the root at 30 (it is node
@@ -1649,9 +1667,10 @@ static void test_clv_node_hand(void **state) {
             c.name = "clairvoyant";
             c.node = NULL;
             c.t0 = papc_arrival_model_structure(&c);
-            assert_true(fabs(c.t0 - 16 * MS) < 1e-15);
-            assert_true(fabs(papc_arrival_model_mean(&c) -
-                             (16 + 14.0 / 128) * MS) < 1e-12);
+            assert_true(fabs(c.t0 - 15.2953149 * MS) < 1e-7 * MS);
+            assert_true(c.t0 < 16 * MS); /* under the rounds' length */
+            assert_true(fabs(papc_arrival_model_mean(&c) - 15.3459661 * MS) <
+                        1e-7 * MS);
         }
     }
     int lab6[6] = {7, 7, 3, 3, 3, 1};
