@@ -74,8 +74,10 @@
 #define PAPC_ARRIVAL_DEFAULT_BETA 1.3e-10
 #define PAPC_ARRIVAL_DEFAULT_GAMMA 2.5e-10
 /* Clairvoyant is priced by its schedule's dataflow up to this many
- * (process, segment) cells (about 0.3 ms a price on this box), by the
- * closed form above it (clv_reduce). */
+ * (process, segment) cells, by the closed form above it (clv_reduce).  A
+ * price (two generations and passes: offsets 0 and o) took 0.14 ms at P =
+ * 8, N = 130 and 0.5-0.7 ms at 4096 cells on the 2-core box; the plain
+ * call prices only when the spread is at least 1 ms and 5 % of t0. */
 #define PAPC_ARRIVAL_CLV_DATAFLOW_CELLS 4096.0
 
 /* ---- Eager messages (issue 16, helper s11-eager) -----------------------
@@ -715,9 +717,10 @@ static void reduce_rabenseifner(am_work *w) {
  * (process, segment) cells: the executor's own schedule for the offsets,
  * run as its dataflow (clv_dataflow; clairvoyant/dataflow.h), which knows
  * who holds partial sums until whom comes.  The closed form below, used
- * above that size, does not: held against 24 held-out iterations of each
+ * above that size, does not: held against 6 held-out iterations of each
  * setting on the emulated cluster (8 hosts, session 23), it priced
- * rand-late 8 MiB at 200 ms 95.9 ms against 129.6 measured, because in
+ * rand-late 8 MiB at 200 ms at 0.81 x the measured mean (the dataflow:
+ * 0.92 x; 1 MiB: 0.62 and 0.86 x), because in
  * rand-late the root comes late too and the early processes wait for
  * later ones with their partial sums instead of leaving N rounds after
  * their arrival.
