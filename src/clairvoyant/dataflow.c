@@ -12,7 +12,7 @@
 static double dmax(double a, double b) { return a > b ? a : b; }
 
 typedef struct flow {
-    int P, N;
+    int N;
     double link, apply;
     const double *arrival;
     double *ready;       /* P x N: when p's copy of segment j is complete */
@@ -74,7 +74,7 @@ static int valid(const papc_clv_schedule *s, const double *arrival,
 int papc_clv_dataflow_exits(const papc_clv_schedule *s, const double *arrival,
                             double link, double apply, double *F) {
     if (!F || !valid(s, arrival, link, apply)) return -1;
-    flow f = {s->P, s->N, link, apply, arrival, NULL, NULL, NULL, NULL, NULL};
+    flow f = {s->N, link, apply, arrival, NULL, NULL, NULL, NULL, NULL};
     size_t *next = malloc((size_t)s->P * sizeof *next);
     if (!next || flow_alloc(&f, s) != 0) {
         free(next);

@@ -720,10 +720,9 @@ static void reduce_rabenseifner(am_work *w) {
  * above that size, does not: held against 6 held-out iterations of each
  * setting on the emulated cluster (8 hosts, session 23), it priced
  * rand-late 8 MiB at 200 ms at 0.81 x the measured mean (the dataflow:
- * 0.92 x; 1 MiB: 0.62 and 0.86 x), because in
- * rand-late the root comes late too and the early processes wait for
- * later ones with their partial sums instead of leaving N rounds after
- * their arrival.
+ * 0.92 x; 1 MiB: 0.62 and 0.86 x), because in rand-late the root comes
+ * late too and the early processes wait for later ones with their
+ * partial sums instead of leaving N rounds after their arrival.
  *
  * The closed form, the schedule's length (clairvoyant-reduce.md, Sect. 2
  * and 5):
@@ -786,8 +785,8 @@ static void clv_terms(const am_work *w, double *N, double *d) {
 
 /* The executor's schedule run as its dataflow (clairvoyant/dataflow.h):
  * generated as the executor generates it, from the offsets in whole
- * planned rounds (papc_clv_quantise with the unscaled round) on round N
- * segments, each a transfer of λ(α + sβ) and a fold of λsγ (with a plan,
+ * planned rounds (papc_clv_quantise with the unscaled round) on N
+ * rounded to whole segments, each a transfer of λ(α + sβ) and a fold of λsγ (with a plan,
  * its round split in that ratio).  0, or -1 (too large, no memory: the
  * caller falls back on the closed form). */
 static int clv_dataflow(am_work *w, int root, double N, double d) {

@@ -1,3 +1,7 @@
+# The P = 8 hand case of tests/unit/test_arrival_model.c (reduce clairvoyant), by an
+# independent implementation of the dataflow rules (src/clairvoyant/dataflow.h) on the events
+# papc_clv_fast prints.  First: gcc -I src dump-schedule.c build/lib/libpapc_clv.a
+# build/lib/libpapc_topo.a -lm -o dump2 (in this folder).  Prints the exits and e (4.75).
 import sys, subprocess, re
 def sched(P,N,root,q):
     out = subprocess.run(['./dump2',str(P),str(N),str(root)]+[str(x) for x in q],capture_output=True,text=True).stdout
