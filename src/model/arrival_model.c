@@ -36,7 +36,9 @@
  *    them at papc_pipeline_max_segment).
  *  - A link takes one message at a time; when several are posted at once
  *    (non-blocking fan-in/fan-out) they are served in the order their
- *    peers become ready (ties in posting order).
+ *    peers become ready (ties in posting order).  Except the linear
+ *    scatters: their blocks in flight share the root's link fairly, as
+ *    measured (scatter_linear, fair_share).
  *  - The arrival-aware rows order by the predicted offsets, which are the
  *    offsets given (ties by rank, as papc_order_by_offset); B* rows with
  *    bg = 1 receive in the monitor thread, so a receiver's own arrival does
@@ -98,8 +100,8 @@
  *    channel (a child's subtree message of span·m <= eager bytes is not
  *    gated by its parent's arrival);
  *  - scatter: basic_linear, linear_nb, sorted_linear and BSLN without its
- *    channel (the root pushes every block in its posting order, a receiver
- *    exits at max(its arrival, its block landed)), binomial,
+ *    channel (the root pushes every block at once, the blocks share its
+ *    link, a receiver exits at max(its arrival, its block landed)), binomial,
  *    sorted_binomial and BSBN without its channel (per child message; a
  *    relay forwards from max(its arrival, its data landed));
  *  - reduce: basic_linear (as the gather), binomial (a child leaves after its own last segment
@@ -366,46 +368,94 @@ static void gather_bsbn(am_work *w) {
 /* ---- scatter -------------------------------------------------------------
  * Block m bytes, c = α + mβ per block. */
 
-/* Linear scatters: the root sends one block at a time from its arrival.
- * basic_linear: blocking sends in rank order, each waiting for its
- * receiver: d = max(d, o_i) + c (eq. (9) is its rank-1-late case).
- * linear_nb and sorted_linear: every send (a window of 64 for SLIN)
- * posted at once, served as the receivers come, i.e. in offset order with
- * the same recurrence (eq. (10)); the two differ only in their balanced
- * models (the fan-out's γ).  BSLN with its background channel: the
- * receivers' monitors take the blocks, no receiver gates: d += c in
- * predicted order, F_i = max(o_i, d_i) (eq. (11)).  F_root = d at the end.
- * Departure: SLIN's window of 64 outstanding sends is taken as unbounded
- * (the same for P <= 65). */
-static void scatter_linear(am_work *w, int sorted, int receiver_gates) {
-    const papc_arrival_case *c = w->c;
-    int P = w->P, root = c->root;
-    double cost = w->lam * (c->alpha + c->m * c->beta), d = w->o[root];
-    if (sorted) am_sort(w);
-    for (int k = 0; k < P; k++) {
-        int r = sorted ? w->order[k] : k;
-        if (r == root) continue;
-        d = (receiver_gates ? dmax(d, w->o[r]) : d) + cost;
-        w->F[r] = dmax(w->o[r], d);
+/* One link shared fairly by equal messages (processor sharing): message i
+ * may start at act[i] and needs s seconds of the whole link; n messages in
+ * flight each get 1/n of it.  Equal sizes finish in the order they
+ * started (ties by index), so one pass over them sorted does it: V is the
+ * service each message in flight has had since t = -inf, a message
+ * started at V0 is done at V = V0 + s.  done[i] gets the completions.
+ * O(n log n); keys is n sort records. */
+static void fair_share(int n, const double *act, double s, const int *idx,
+                       struct am_key *keys, double *done) {
+    for (int i = 0; i < n; i++) keys[i] = (struct am_key){act[i], idx[i], i};
+    qsort(keys, (size_t)n, sizeof *keys, key_cmp);
+    double t = -INFINITY, V = 0, *V0 = done; /* V0 in done until it ends */
+    int head = 0, next = 0; /* in flight: keys[head .. next) */
+    while (head < n) {
+        double ta = next < n ? keys[next].key : INFINITY;
+        int k = next - head;
+        double td = k > 0 ? t + (V0[keys[head].b] + s - V) * k : INFINITY;
+        if (next < n && ta <= td) {
+            if (k > 0) V += (ta - t) / k;
+            t = ta;
+            V0[keys[next++].b] = V;
+        } else {
+            V = V0[keys[head].b] + s;
+            t = td;
+            done[keys[head++].b] = t;
+        }
     }
-    w->F[root] = d;
 }
 
-/* Eager blocks (m <= eager): no receiver gates, the root pushes its
- * blocks in posting order (rank order for basic_linear and linear_nb,
- * predicted order for SLIN and BSLN) -- BSLN's background recurrence. */
+/* Linear scatters.  How the root's sends start differs by row; on its
+ * link they then share: every block the root has handed on is in flight
+ * at once (non-blocking sends, or the kernel holding a blocking send's
+ * block), so the link is shared fairly among them (fair_share), and a
+ * receiver exits at max(its arrival, its block complete):
+ *  - basic_linear (blocking sends in rank order, rendezvous): the send to
+ *    i starts when the root has handed on the previous block and i has
+ *    arrived, a_i = max(a_prev + h, o_i), a_first = o_root;
+ *  - linear_nb and sorted_linear (every send posted at once, a window of
+ *    64 taken as unbounded): a_i = max(o_root, o_i), the receivers gate;
+ *  - pushed blocks (a message at or under the eager limit, or BSLN with
+ *    its background channel, whose receivers' monitors take the blocks):
+ *    a_i = o_root, nobody gates.
+ * The root exits when its sends are complete, which is when the kernel
+ * holds each block (Linux grows a socket's buffers to MiBs): a handing
+ * on of h = λα after the block's start, F_root = max_i a_i + h (pushed:
+ * o_root + (P-1) h, the blocks handed on one after the other).  Measured
+ * on the emulated cluster (sweep 23, P = 8): BSLN's root left 2-3 ms
+ * after it came (128 KiB blocks, 7.6 ms of link) and 7-12 ms (1 MiB, 61
+ * ms), linear_nb's 0.2-1.3 ms after its late receiver, while the early
+ * receivers all finished together at about the link's total (fair
+ * share), not one block after another.  The paper's eqs. (9)-(11) are
+ * the run times (the last completion) of these with one late rank;
+ * the serial recurrence they imply for every rank's exit (the model
+ * before the twenty-fourth session) priced early receivers a block
+ * apart and the root at the last delivery.
+ * Departures: a buffer that does not hold the block (P·m beyond the
+ * socket buffers) makes the root wait for the link, priced as not; the
+ * root's own copy is left out, as before. */
+enum { SCL_BLOCKING, SCL_POSTED, SCL_PUSHED };
+static void scatter_linear(am_work *w, int how) {
+    const papc_arrival_case *c = w->c;
+    int P = w->P, root = c->root, n = 0;
+    double s = w->lam * (c->alpha + c->m * c->beta), h = w->lam * c->alpha;
+    double *act = w->t1, *done = w->t2, a = w->o[root], last = a;
+    int *idx = w->order;
+    for (int r = 0; r < P; r++) {
+        if (r == root) continue;
+        if (how == SCL_BLOCKING) a = dmax(n ? a + h : a, w->o[r]);
+        else if (how == SCL_POSTED) a = dmax(w->o[root], w->o[r]);
+        act[n] = a;
+        idx[n++] = r;
+        last = dmax(last, a);
+    }
+    fair_share(n, act, s, idx, w->keys, done);
+    for (int i = 0; i < n; i++) w->F[idx[i]] = dmax(w->o[idx[i]], done[i]);
+    w->F[root] = how == SCL_PUSHED ? w->o[root] + n * h : last + h;
+}
+
 static void scatter_basic_linear(am_work *w) {
-    scatter_linear(w, 0, !am_eager(w, w->c->m));
+    scatter_linear(w, am_eager(w, w->c->m) ? SCL_PUSHED : SCL_BLOCKING);
 }
 static void scatter_linear_nb(am_work *w) {
-    if (am_eager(w, w->c->m)) scatter_linear(w, 0, 0);
-    else scatter_linear(w, 1, 1);
+    scatter_linear(w, am_eager(w, w->c->m) ? SCL_PUSHED : SCL_POSTED);
 }
-static void scatter_sorted_linear(am_work *w) {
-    scatter_linear(w, 1, !am_eager(w, w->c->m));
-}
+static void scatter_sorted_linear(am_work *w) { scatter_linear_nb(w); }
 static void scatter_bsln(am_work *w) {
-    scatter_linear(w, 1, !w->c->bg && !am_eager(w, w->c->m));
+    if (w->c->bg) scatter_linear(w, SCL_PUSHED);
+    else scatter_linear_nb(w);
 }
 
 enum { SC_BLOCKING, SC_READY, SC_BACKGROUND };

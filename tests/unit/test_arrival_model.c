@@ -369,9 +369,17 @@ static const hand_case hand_cases[] = {
     {PAPC_GATHER, "background_sorted_binomial", 8, 1, P8, 1e6, 1e-9, 0, 0, 7,
      8.125},
 
-    /* scatter linear: basic_linear as the gather (eq. 9); SLIN/linear_nb
-     * 2, 3, 1 (eq. 10); BSLN (eq. 11): 2 at 1, 3 at 2, 1's monitor at 3:
-     * F = 3,10,1,2: 1.5 -> 2.25. */
+    /* scatter linear, the blocks in flight sharing the root's link
+     * (arrival_model.c, fair_share), the root out when it has handed its
+     * blocks on (α = 0: at its last send's start).  basic_linear: the
+     * send to 1 waits for it, 2 and 3 after: all three from 10, done at
+     * 13, root 10: F = 10,13,13,13 (F(0) = 0,3,3,3, ē 2.25): 9.75 ->
+     * 10.5 (eq. 9's run time).  SLIN/linear_nb: 2 and 3 share from 0
+     * (done at 2), 1 from 10 (11), root 10: F = 10,11,2,2: 3.75 -> 4.5
+     * (eq. 10).  BSLN: all three pushed at 0, done at 3, 1 takes its
+     * block from its monitor at 10, root 0: F = 0,10,3,3: 1.5 -> 2.25
+     * (eq. 11).  P8: an event simulation with each message's remaining
+     * work (docs/data/sweep24-fair-share/sim-scatter-linear.py). */
     {PAPC_SCATTER, "basic_linear", 4, 0, P4A, 1e6, 1e-9, 0, 0, 3, 10.5},
     {PAPC_SCATTER, "linear_nb", 4, 0, P4A, 1e6, 1e-9, 0, 0, 3, 4.5},
     {PAPC_SCATTER, "sorted_linear", 4, 0, P4A, 1e6, 1e-9, 0, 0, 3, 4.5},
@@ -389,8 +397,9 @@ static const hand_case hand_cases[] = {
     {PAPC_SCATTER, "sorted_binomial", 4, 0, P4C, 1e6, 1e-9, 0, 0, 3, 4.5},
     {PAPC_SCATTER, "background_sorted_binomial", 4, 1, P4C, 1e6, 1e-9, 0, 0, 3,
      2.25},
-    {PAPC_SCATTER, "basic_linear", 8, 0, P8, 1e6, 1e-9, 0, 0, 7, 9.3125},
-    {PAPC_SCATTER, "sorted_linear", 8, 0, P8, 1e6, 1e-9, 0, 0, 7, 4.9375},
+    {PAPC_SCATTER, "basic_linear", 8, 0, P8, 1e6, 1e-9, 0, 0, 7, 8.3125},
+    {PAPC_SCATTER, "sorted_linear", 8, 0, P8, 1e6, 1e-9, 0, 0, 7, 3.5},
+    {PAPC_SCATTER, "linear_nb", 8, 0, P8, 1e6, 1e-9, 0, 0, 7, 3.5},
     {PAPC_SCATTER, "background_sorted_linear", 8, 1, P8, 1e6, 1e-9, 0, 0, 7,
      4.6875},
     {PAPC_SCATTER, "binomial", 8, 0, P8, 1e6, 1e-9, 0, 0, 7, 5.6875},
@@ -788,7 +797,9 @@ static void test_never_below_ideal(void **state) {
 static int fixed_structure(papc_collective coll, const char *name) {
     static const char *const fixed[][2] = {
         {"gather", "basic_linear"},     {"gather", "linear_sync"},
-        {"scatter", "basic_linear"},    {"scatter", "binomial"},
+        /* not the linear scatters: a later receiver leaves the others
+         * more of the root's link (fair_share) */
+        {"scatter", "binomial"},
         {"reduce", "basic_linear"},     {"reduce", "binomial"},
         {"reduce", "rabenseifner"},     {"reduce", "ring"},
         {"reduce", "radix_k"},          {"allreduce", "basic_linear"},
@@ -860,7 +871,15 @@ static void test_monotone(void **state) {
                                     name, P, x, f1, f2);
                         fail();
                     }
-                    if (!places_by_arrival(name) && F2[x] < F[x] - 1e-12) {
+                    /* A linear scatter's blocks share the root's link:
+                     * rank x later, those started before it finish
+                     * sooner and leave x more of it (P = 13: x = 8 from
+                     * 4 to 4.75 ms exits 12.011 -> 11.996, the event
+                     * simulation of docs/data/sweep24-fair-share). */
+                    int shares = colls[ci] == PAPC_SCATTER &&
+                                 strstr(name, "linear") != NULL;
+                    if (!places_by_arrival(name) && !shares &&
+                        F2[x] < F[x] - 1e-12) {
                         print_error("%s %s P=%d: rank %d later exits "
                                     "sooner\n", c.collective, name, P, x);
                         fail();
@@ -1460,13 +1479,13 @@ static const eager_case eager_cases[] = {
      10.5},
     {PAPC_GATHER, "sorted_linear_sync", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3,
      4.5, 4.5},
-    /* scatter linear: the root pushes its blocks without waiting, 1, 2, 3
-     * in rank order (basic_linear, linear_nb) or 2, 3, 1 (SLIN): F = 3,
-     * 10, 2, 3: 2 -> 3 + 2 - 2.25 = 2.75; SLIN F = 3, 10, 1, 2: 1.5 ->
-     * 2.25 (BSLN's answer). */
-    {PAPC_SCATTER, "basic_linear", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3, 2.75,
+    /* scatter linear: the root pushes its blocks without waiting, all
+     * three in flight from 0 whatever the order, done at 3; 1 takes its
+     * block at 10, the root leaves at 0: F = 0, 10, 3, 3: 1.5 -> 2.25
+     * (BSLN's answer). */
+    {PAPC_SCATTER, "basic_linear", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3, 2.25,
      10.5},
-    {PAPC_SCATTER, "linear_nb", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3, 2.75, 4.5},
+    {PAPC_SCATTER, "linear_nb", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3, 2.25, 4.5},
     {PAPC_SCATTER, "sorted_linear", 4, P4A, 1e6, 1e-9, 0, 0, 1e6, 3, 2.25,
      4.5},
     /* scatter binomial, the relay 2 late (root sends 2 its two blocks,
