@@ -1430,23 +1430,6 @@ int papc_arr_watch(const papc_call *c, int quiet, int every, int *site) {
     return watch;
 }
 
-int papc_arr_view_turn(const papc_call *c, int settled, int every) {
-    int view = 1;
-    papc_tr_lock();
-    int site = papc_arr_site(c);
-    if (site >= 0) {
-        arr_site *s = &papc_mon.sites[site];
-        if (settled && every > 1 && s->unviewed < every - 1) {
-            s->unviewed++;
-            view = 0;
-        } else {
-            s->unviewed = 0;
-        }
-    }
-    papc_tr_unlock();
-    return view;
-}
-
 int papc_arr_settled(const papc_call *c, int steady) {
     int settled = 0;
     papc_tr_lock();
