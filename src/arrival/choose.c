@@ -485,12 +485,15 @@ static int explore(const papc_call *c, const papc_row_learning *l, int rows,
     return chosen;
 }
 
+static unsigned long long pick_key(papc_call *c, const papc_alg_desc *classic,
+                                   size_t seg0);
+
 /* The row to run for the offsets; *seg its segment size (0: c's own).
  * The rule itself is papc_arrival_pick (pure, unit-tested).  *quiet: the
  * classic row runs because the site's views are quiet; *steady: the
- * winner's registry index when the prices were compared and it won as a
- * classic row (no order, no arrivals needed), with no exploring choice
- * (PAPC_ARRIVAL_LEARN) -- what papc_arr_settled counts -- else -1. */
+ * winner's registry index when the prices were compared, with no
+ * exploring choice (PAPC_ARRIVAL_LEARN) -- what papc_arr_settled counts
+ * -- else -1. */
 static const papc_alg_desc *cheapest(papc_call *c,
                                      const papc_alg_desc *classic,
                                      size_t seg0, const double *offset,
@@ -537,7 +540,8 @@ static const papc_alg_desc *cheapest(papc_call *c,
         now[rows] = papc_arrival_wait_floor(
             papc_collective_name(c->coll), c->size,
             c->coll == PAPC_ALLREDUCE ? 0 : c->root, offset);
-        papc_arr_price_views(c, rows + 1, views_weighed(), now, mean);
+        papc_arr_price_views(c, rows + 1, views_weighed(),
+                             pick_key(c, classic, seg0), now, mean);
         learnt = learn(c, rc, bg, rows, spread, mean, &calls);
         if (verbose() >= 3 && c->rank == 0)
             fprintf(stderr, "papcoll:   the wait no row avoids: this view "
@@ -592,8 +596,7 @@ static const papc_alg_desc *cheapest(papc_call *c,
          * view's spread is under 5 % of its t0 (no price was compared) */
         *quiet = w == base && papc_arr_quiet_spread(c) <
                                   PAPC_ARRIVAL_SPREAD_MIN * k[base].t0;
-        if (papc_arrival_priced(spread, k[base].t0) && !learnt &&
-            !(k[w].row->info.flags & PAPC_FLAG_ARRIVAL_AWARE))
+        if (papc_arrival_priced(spread, k[base].t0) && !learnt)
             *steady = k[w].index;
     }
     free(k);
@@ -791,6 +794,24 @@ static int run_unwatched(papc_call *c, const papc_alg_desc *r, int site) {
     return rc;
 }
 
+/* An arrival-aware row needs its epoch (its order, the background
+ * channel) but not the view, which only makes the next call's choice.
+ * Settled on the row (the latest two views chose it), only every k-th
+ * call (PAPC_ARRIVAL_WATCH_EVERY) asks for the decision that is the view;
+ * the others run as the row run by name.  Why: the decision's P - 1
+ * messages and the view's receive cost 3-7 % of a 4.7 ms BSLN scatter on
+ * the emulated cluster (P = 8, 128 KiB blocks, rank 1 50 ms late: 1.034
+ * and 1.067 x the named row with it, 1.030 and 0.983 without;
+ * docs/performance.md, twenty-fourth session).  The price, as at a
+ * settled classic site: a change of pattern is seen up to k - 1 calls
+ * later.  Learning (PAPC_ARRIVAL_LEARN) measures every call's row, so it
+ * keeps every view.  Agreed: settled comes from agreed views and the
+ * count changes in plain calls every rank makes (papc_arr_view_turn). */
+static int aware_views(const papc_call *c, int settled) {
+    if (papc_mon.dec_learn) return 1;
+    return papc_arr_view_turn(c, settled, watch_every());
+}
+
 int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
                        size_t seg0, int *handled) {
     *handled = 0;
@@ -808,7 +829,7 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
     if (!offset) return papc_error(MPI_ERR_NO_MEM, "arrival choice");
     const papc_alg_desc *r = classic;
     size_t seg = 0;
-    int known = 0, quiet = 0, steady = -1, reused = 0;
+    int known = 0, quiet = 0, steady = -1, reused = 0, settled = 0;
     int found = papc_arrival_view(c, offset, &known);
     if (verbose() >= 2 && c->rank == 0 && !(found && known >= 2))
         fprintf(stderr, "papcoll: %s P=%d %zu B, no view (%s, %d known): "
@@ -833,8 +854,11 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
             free(offset);
             return rc;
         }
-        /* settled: the same classic row won on the latest two views */
-        if (papc_arr_settled(c, steady) && !quiet) {
+        /* settled: the same row won on the latest two views; a classic
+         * one then runs without an epoch as at a quiet site, an
+         * arrival-aware one in its epoch but viewed sparsely (below) */
+        settled = papc_arr_settled(c, steady);
+        if (settled && !quiet && !(r->info.flags & PAPC_FLAG_ARRIVAL_AWARE)) {
             quiet = 1;
             if (verbose() >= 2 && c->rank == 0)
                 fprintf(stderr, "papcoll: %s P=%d %zu B, settled on %s over "
@@ -861,9 +885,11 @@ int papc_arrival_plain(papc_call *c, const papc_alg_desc *classic,
         c->arrival_view = 0;
         return run_unwatched(c, r, site);
     }
+    if (r->info.flags & PAPC_FLAG_ARRIVAL_AWARE)
+        c->arrival_view = aware_views(c, settled);
     rc = (r->info.flags & PAPC_FLAG_ARRIVAL_AWARE) ? r->run(c)
                                                    : run_wrapped(c, r);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && c->arrival_view)
         papc_arr_plain_done(c, decider_of(c), registry_index(c->coll, r),
                             papc_arr_now() - t_in + test_slow_row(r));
     return rc;

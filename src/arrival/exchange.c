@@ -1300,7 +1300,11 @@ static int copy_view(const papc_call *c, double *offset, int *known) {
 
 /* The site's ring of prices (papc_price_ring, arrival_model.h), made for
  * `rows` rows on first use; NULL price when there is no memory. */
-static papc_price_ring site_ring(arr_site *s, int rows) {
+static papc_price_ring site_ring(arr_site *s, int rows,
+                                 unsigned long long key) {
+    if (s->priced && s->priced_key != key)
+        memset(s->priced_gen, 0, sizeof s->priced_gen);
+    s->priced_key = key;
     if (!s->priced || s->priced_rows != rows) {
         free(s->priced);
         s->priced = malloc((size_t)ARR_PRICED * (size_t)rows *
@@ -1312,7 +1316,8 @@ static papc_price_ring site_ring(arr_site *s, int rows) {
 }
 
 void papc_arr_price_views(const papc_call *c, int rows, int k,
-                          const double *now, double *mean) {
+                          unsigned long long key, const double *now,
+                          double *mean) {
     if (k <= 1) {
         memcpy(mean, now, (size_t)rows * sizeof *mean);
         return;
@@ -1322,7 +1327,7 @@ void papc_arr_price_views(const papc_call *c, int rows, int k,
     arr_site *s = site >= 0 ? &papc_mon.sites[site] : NULL;
     papc_price_ring ring = {0, rows, NULL, NULL};
     if (s && s->view_gen > 0) {
-        ring = site_ring(s, rows);
+        ring = site_ring(s, rows, key);
         papc_price_ring_keep(&ring, s->view_gen, now);
     }
     papc_price_ring_mean(&ring, s ? s->view_gen : 0, k, now, mean);
@@ -1428,6 +1433,23 @@ int papc_arr_watch(const papc_call *c, int quiet, int every, int *site) {
     }
     papc_tr_unlock();
     return watch;
+}
+
+int papc_arr_view_turn(const papc_call *c, int settled, int every) {
+    int view = 1;
+    papc_tr_lock();
+    int site = papc_arr_site(c);
+    if (site >= 0) {
+        arr_site *s = &papc_mon.sites[site];
+        if (settled && every > 1 && s->unviewed < every - 1) {
+            s->unviewed++;
+            view = 0;
+        } else {
+            s->unviewed = 0;
+        }
+    }
+    papc_tr_unlock();
+    return view;
 }
 
 int papc_arr_settled(const papc_call *c, int steady) {

@@ -171,6 +171,8 @@ typedef struct arr_site {
     double *priced;          /* [ARR_PRICED][priced_rows] */
     unsigned long priced_gen[ARR_PRICED];
     int priced_rows;
+    unsigned long long priced_key;  /* the models' inputs they were made
+                                       under (choose.c, pick_key) */
     /* The learnt spread floor (choose.c): the largest offset of the latest
      * view, and the robust mean of its change from one view to the next;
      * updated from the views alone, so the same on every rank. */
@@ -204,6 +206,9 @@ typedef struct arr_site {
      * agreed views, so the same on every rank. */
     int unwatched;
     int next_watched;
+    /* Arrival-aware calls made here in a row without a view (settled on
+     * that row: papc_arr_view_turn); agreed as unwatched is. */
+    int unviewed;
     papc_pick_memory picks;  /* the picks from the latest two views
                                 (papc_arr_settled) */
     /* The pick made from view pick_gen under the inputs pick_key
@@ -365,9 +370,13 @@ int papc_arr_served_quiet(const papc_call *c, int *served);
 int papc_arrival_view(const papc_call *c, double *offset, int *known);
 /* Keeps now[rows] (the rows' predicted ē at c's site's latest view; NAN:
  * no candidate) once per view, and gives in mean[rows] each row's mean over
- * the site's latest k views it was priced at (NAN where now is). */
+ * the site's latest k views it was priced at (NAN where now is).  key: the
+ * models' inputs now was made under; prices kept under another key (a new
+ * profile, other settings) are dropped first, so they are never averaged
+ * with, or kept instead of, prices of other models. */
 void papc_arr_price_views(const papc_call *c, int rows, int k,
-                          const double *now, double *mean);
+                          unsigned long long key, const double *now,
+                          double *mean);
 /* After a plain call at c's site ran row (its registry index) and took
  * elapsed seconds on this process: kept for the residuals (exchange.c:
  * the row by epoch, the time for this process' next notice, or in its
@@ -395,12 +404,18 @@ int papc_arr_take_measurement(const papc_call *c, int *row, double *mean,
  * index for papc_arr_unwatched_enter/exit (-1: none).  [fg] */
 int papc_arr_watch(const papc_call *c, int quiet, int every, int *site);
 /* Notes at c's site what the plain call picked from the site's latest
- * view -- steady: the registry index of a classic row that won on
- * compared prices, -1 otherwise (choose.c) -- and returns 1 when the
- * picks from the latest two views were that same row: the site is
- * settled, and is watched as sparsely as a quiet one.  Agreed: the views
- * and so the picks are the same on every rank.  [fg] */
+ * view -- steady: the registry index of the row that won on compared
+ * prices, -1 otherwise (choose.c) -- and returns 1 when the picks from
+ * the latest two views were that same row: the site is settled (a
+ * classic row is then watched as sparsely as at a quiet site, an
+ * arrival-aware one takes a view as sparsely: papc_arr_view_turn).
+ * Agreed: the views and so the picks are the same on every rank.  [fg] */
 int papc_arr_settled(const papc_call *c, int steady);
+/* Whether the arrival-aware plain call at c's site that starts now takes
+ * a view (asks for the decision that makes the next one): settled, every
+ * every-th call does; not settled, every call.  The same on every rank
+ * for the reason papc_arr_watch is.  [fg] */
+int papc_arr_view_turn(const papc_call *c, int settled, int every);
 /* The generation of c's site's latest view (0: none); it changes only
  * when a view is kept, at a call's entry or exit.  [fg] */
 unsigned long papc_arr_view_gen(const papc_call *c);

@@ -53,6 +53,12 @@ typedef struct papc_alg_desc {
      * MPI.  It sits beside run in the algorithm's file and is named by the
      * row: papc_<collective>_<name>_model. */
     papc_model_fn model;
+    /* An arrival-aware row whose code, with every process on time, is a
+     * classic row's (SLS: linear_sync's turns in another order): that
+     * row's name, whose fitted parameters the row's balanced model takes
+     * when the profile has none of its own (papc-tune times the classic
+     * rows only).  NULL: none; such a row takes the ping-pong α, β. */
+    const char *fitted_as;
 } papc_alg_desc;
 
 /* Per-collective tables, defined in src/coll/<collective>/algorithms.c. */

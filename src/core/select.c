@@ -364,21 +364,43 @@ static int seg_offered(const papc_profile *p, const char *coll,
  * the choice among them to the model.  Unsegmented rows keep the largest
  * P's fit: for gather it chose right at P = 512 and 1,024, where the
  * pooled fit would take basic_linear over binomial at 4 KiB (5-10 %). */
+/* The profile row whose fitted parameters a's model takes: its own, else
+ * the classic row its code runs as when every process is on time
+ * (papc_alg_desc.fitted_as).  Why: papc-tune times classic rows only, and
+ * the ping-pong beta of one pair is not what a gather's turns cost when
+ * seven senders share the root's link (cluster, P = 8, 1 MiB blocks: 5.1
+ * against linear_sync's 7.6 ns/B), so SLS was priced 35 % under the
+ * linear_sync whose turns it takes, and the arrival model, scaled to that
+ * t0, made each turn 5.4 ms where the link takes 8.4 ms: a late rank's
+ * wait then looked less hidden behind the others' turns than it is (the
+ * calibration's SLS one-late corrections 0.91 at 20 ms, 1.16 at 100 ms;
+ * docs/performance.md, twenty-fifth session). */
+static const char *fitted_name(const papc_profile *p, const papc_alg_desc *a) {
+    const char *coll = papc_collective_name(a->info.collective);
+    if (!a->fitted_as || papc_profile_find(p, coll, a->info.name))
+        return a->info.name;
+    return papc_profile_find(p, coll, a->fitted_as) ? a->fitted_as
+                                                    : a->info.name;
+}
+
 static double predict_at(const papc_profile *p, const papc_alg_desc *a,
                          const papc_model_in *in, papc_opclass k,
                          const char **note, papc_params *used) {
     const papc_profile_alg *lo, *hi;
     const char *coll = papc_collective_name(a->info.collective);
+    const char *name = fitted_name(p, a);
     double seg = (a->info.flags & PAPC_FLAG_SEGMENTED) ? in->segsize : -1;
-    papc_profile_bracket_seg(p, coll, a->info.name, in->P, seg, &lo, &hi);
-    const papc_profile_alg *every = papc_profile_find_p(p, coll,
-                                                        a->info.name, 0);
-    if (every && seg >= 0 && in->P > row_pmax(p, coll, a->info.name))
+    papc_profile_bracket_seg(p, coll, name, in->P, seg, &lo, &hi);
+    const papc_profile_alg *every = papc_profile_find_p(p, coll, name, 0);
+    if (every && seg >= 0 && in->P > row_pmax(p, coll, name))
         lo = hi = every;
     papc_params ab_lo = lo ? lo->ab : p->p2p, ab_hi = hi ? hi->ab : p->p2p;
     double w = lo && hi && hi->p > lo->p
                    ? (double)(in->P - lo->p) / (double)(hi->p - lo->p) : 0;
     if (!lo) *note = "not in the profile: ping-pong alpha, beta";
+    else if (name != a->info.name)
+        *note = "not in the profile: the fitted parameters of the classic "
+                "row it runs as when balanced";
     if (used) {
         used->alpha = (1 - w) * ab_lo.alpha + w * ab_hi.alpha;
         used->beta = (1 - w) * ab_lo.beta + w * ab_hi.beta;

@@ -184,6 +184,87 @@ static void test_every_row_has_a_model(void **state) {
     assert_int_equal(papc_arrival_row_planned("reduce", "clv_node"), 1);
 }
 
+/* The balanced prediction of an arrival-aware row the profile does not
+ * hold (papc-tune times classic rows only) takes the fitted parameters of
+ * the classic row its code runs as when balanced (papc_alg_desc
+ * .fitted_as): SLS and BSLS linear_sync's, SBN and BSBN binomial's, the
+ * scatters' sorted linear rows linear_nb's; its own entry wins where the
+ * profile has one; without the classic row's entry, the ping-pong α, β.
+ * Every fitted_as names a classic row of the same collective. */
+static void add_fit(papc_profile *p, const char *coll, const char *name,
+                    double al, double be) {
+    papc_profile_alg *a = &p->algs[p->nalgs++];
+    memset(a, 0, sizeof *a);
+    snprintf(a->collective, sizeof a->collective, "%s", coll);
+    snprintf(a->name, sizeof a->name, "%s", name);
+    a->ab = (papc_params){al, be, 0, 0};
+    a->points = 40;
+}
+
+static void expect_params(const papc_profile *p, papc_collective coll,
+                          const char *name, double al, double be) {
+    papc_row_prediction out;
+    const papc_alg_desc *a = papc_registry_find(coll, name);
+    assert_non_null(a);
+    assert_int_equal(papc_select_predict_with(p, a, 8, 1048576, 1,
+                                              PAPC_OPCLASS_FLOAT, &out), 1);
+    assert_true(out.seconds > 0);
+    assert_true(fabs(out.alpha - al) < 1e-15);
+    assert_true(fabs(out.beta - be) < 1e-18);
+}
+
+static void test_fitted_as(void **state) {
+    (void)state;
+    static papc_profile p;
+    memset(&p, 0, sizeof p);
+    p.version = PAPC_PROFILE_VERSION;
+    p.pmin = 2;
+    p.pmax = 16;
+    p.eager = 65536;
+    p.p2p = (papc_params){6e-6, 5e-9, 0, 0};
+    p.gamma_op[PAPC_OPCLASS_FLOAT] = 2.5e-10;
+    p.copy = 1e-10;
+    add_fit(&p, "gather", "linear_sync", 4e-5, 7.6e-9);
+    add_fit(&p, "gather", "binomial", 7e-5, 7.2e-9);
+    add_fit(&p, "scatter", "linear_nb", 3e-5, 7.9e-9);
+    expect_params(&p, PAPC_GATHER, "sorted_linear_sync", 4e-5, 7.6e-9);
+    expect_params(&p, PAPC_GATHER, "background_sorted_linear_sync", 4e-5,
+                  7.6e-9);
+    expect_params(&p, PAPC_GATHER, "sorted_binomial", 7e-5, 7.2e-9);
+    expect_params(&p, PAPC_GATHER, "background_sorted_binomial", 7e-5,
+                  7.2e-9);
+    expect_params(&p, PAPC_SCATTER, "sorted_linear", 3e-5, 7.9e-9);
+    expect_params(&p, PAPC_SCATTER, "background_sorted_linear", 3e-5,
+                  7.9e-9);
+    /* scatter binomial is not in this profile: ping-pong */
+    expect_params(&p, PAPC_SCATTER, "sorted_binomial", 6e-6, 5e-9);
+    /* SLS linear_sync's model plus its notices' traffic: the same time
+     * as linear_sync with the same parameters, or more */
+    papc_row_prediction ls, sls;
+    assert_int_equal(papc_select_predict_with(&p,
+        papc_registry_find(PAPC_GATHER, "linear_sync"), 8, 1048576, 1,
+        PAPC_OPCLASS_FLOAT, &ls), 1);
+    assert_int_equal(papc_select_predict_with(&p,
+        papc_registry_find(PAPC_GATHER, "sorted_linear_sync"), 8, 1048576,
+        1, PAPC_OPCLASS_FLOAT, &sls), 1);
+    assert_true(sls.seconds >= ls.seconds &&
+                sls.seconds < 1.01 * ls.seconds);
+    /* a fit of its own wins */
+    add_fit(&p, "gather", "sorted_linear_sync", 1e-5, 6e-9);
+    expect_params(&p, PAPC_GATHER, "sorted_linear_sync", 1e-5, 6e-9);
+    for (size_t ci = 0; ci < COUNT(colls); ci++)
+        for (int i = 0; i < papc_registry_count(colls[ci]); i++) {
+            const papc_alg_desc *a = papc_registry_row(colls[ci], i);
+            if (!a->fitted_as) continue;
+            assert_true(a->info.flags & PAPC_FLAG_ARRIVAL_AWARE);
+            const papc_alg_desc *t = papc_registry_find(colls[ci],
+                                                        a->fitted_as);
+            assert_non_null(t);
+            assert_string_equal(t->info.name, a->fitted_as);
+            assert_false(t->info.flags & PAPC_FLAG_ARRIVAL_AWARE);
+        }
+}
+
 /* Prices over several views (papc_price_ring_*): a row's mean over the
  * latest k views it was priced at; a view kept twice counts once; views
  * older than k, or overwritten in the ring, drop out; a row that is no
@@ -1762,6 +1843,7 @@ int main(void) {
         cmocka_unit_test(test_every_row_has_a_model),
         cmocka_unit_test(test_aliases),
         cmocka_unit_test(test_pick),
+        cmocka_unit_test(test_fitted_as),
         cmocka_unit_test(test_hand_cases),
         cmocka_unit_test(test_prr_closed_form_matches_schedule),
         cmocka_unit_test(test_prr_published_rule),
