@@ -520,14 +520,15 @@ static const papc_alg_desc *cheapest(papc_call *c,
         *quiet = papc_arr_quiet_spread(c) < floor;
         return classic;
     }
-    int bg = papc_bg_available(c), n = 0, base = -1;
+    int bg = papc_bg_available(c), n = 0, base = -1, jumped = 0;
     int rows = papc_registry_count(c->coll);
     candidate *k = malloc((size_t)rows * sizeof *k);
     papc_arrival_candidate *pick = malloc((size_t)rows * sizeof *pick);
-    /* now[0..rows]: this view's prices and, last, its wait no row
-     * avoids; now[rows+1..]: the same over the views (the wait averaged as
-     * the prices are, so the margin is of the part the rows change). */
-    double *now = malloc(2 * ((size_t)rows + 1) * sizeof *now);
+    /* now[0..rows+1]: this view's prices, its wait no row avoids and,
+     * last, its spread; now[rows+2..]: the same over the views (the wait
+     * averaged as the prices are, so the margin is of the part the rows
+     * change). */
+    double *now = malloc(2 * ((size_t)rows + 2) * sizeof *now);
     const row_cache *rc = row_predictions(c, seg0, bg);
     for (int i = 0; k && pick && now && i < rows; i++) {
         now[i] = NAN;
@@ -536,12 +537,13 @@ static const papc_alg_desc *cheapest(papc_call *c,
     papc_row_learning *learnt = NULL;
     long calls = 0;
     if (k && pick && now) {
-        double *mean = now + rows + 1;
+        double *mean = now + rows + 2;
         now[rows] = papc_arrival_wait_floor(
             papc_collective_name(c->coll), c->size,
             c->coll == PAPC_ALLREDUCE ? 0 : c->root, offset);
-        papc_arr_price_views(c, rows + 1, views_weighed(),
-                             pick_key(c, classic, seg0), now, mean);
+        now[rows + 1] = spread;
+        jumped = papc_arr_price_views(c, rows + 2, views_weighed(),
+                                      pick_key(c, classic, seg0), now, mean);
         learnt = learn(c, rc, bg, rows, spread, mean, &calls);
         if (verbose() >= 3 && c->rank == 0)
             fprintf(stderr, "papcoll:   the wait no row avoids: this view "
@@ -586,8 +588,8 @@ static const papc_alg_desc *cheapest(papc_call *c,
     }
     const papc_alg_desc *won = classic;
     if (base >= 0) {
-        int w = papc_arrival_pick(pick, n, base, spread, now[2 * rows + 1]);
-        if (learnt) w = explore(c, learnt, rows, now + rows + 1, k, n, w,
+        int w = papc_arrival_pick(pick, n, base, spread, now[2 * rows + 2]);
+        if (learnt) w = explore(c, learnt, rows, now + rows + 2, k, n, w,
                                 offset, spread, calls);
         say(c, &k[w], &k[base], spread);
         won = k[w].row;
@@ -596,7 +598,10 @@ static const papc_alg_desc *cheapest(papc_call *c,
          * view's spread is under 5 % of its t0 (no price was compared) */
         *quiet = w == base && papc_arr_quiet_spread(c) <
                                   PAPC_ARRIVAL_SPREAD_MIN * k[base].t0;
-        if (papc_arrival_priced(spread, k[base].t0) && !learnt)
+        /* a view whose spread jumped starts a new pattern: not settled
+         * (the next call keeps its epoch and view; exchange.c,
+         * papc_arr_price_views) */
+        if (papc_arrival_priced(spread, k[base].t0) && !learnt && !jumped)
             *steady = k[w].index;
     }
     free(k);

@@ -1302,8 +1302,10 @@ static int copy_view(const papc_call *c, double *offset, int *known) {
  * `rows` rows on first use; NULL price when there is no memory. */
 static papc_price_ring site_ring(arr_site *s, int rows,
                                  unsigned long long key) {
-    if (s->priced && s->priced_key != key)
+    if (s->priced && s->priced_key != key) {
         memset(s->priced_gen, 0, sizeof s->priced_gen);
+        s->jump_dir = 0;
+    }
     s->priced_key = key;
     if (!s->priced || s->priced_rows != rows) {
         free(s->priced);
@@ -1315,23 +1317,37 @@ static papc_price_ring site_ring(arr_site *s, int rows,
     return (papc_price_ring){ARR_PRICED, rows, s->priced, s->priced_gen};
 }
 
-void papc_arr_price_views(const papc_call *c, int rows, int k,
-                          unsigned long long key, const double *now,
-                          double *mean) {
+/* A view's spread this many times the mean of the views before it (or a
+ * 1/ratio of it), twice in a row, is a new pattern (papc_arr_price_views).
+ * Why 3 and twice: rand-late 10 ms views on the emulated cluster spread
+ * 1.7-10 ms (test_guess's series), one 3.4 x under its predecessors' mean
+ * (a late rank decided on time) and none twice in a row; the benchmark's
+ * changes of delay are 4-25 x and last. */
+#define ARR_JUMP_RATIO 3.0
+
+int papc_arr_price_views(const papc_call *c, int rows, int k,
+                         unsigned long long key, const double *now,
+                         double *mean) {
     if (k <= 1) {
         memcpy(mean, now, (size_t)rows * sizeof *mean);
-        return;
+        return 0;
     }
+    int jumped = 0;
     papc_tr_lock();
     int site = papc_arr_site(c);
     arr_site *s = site >= 0 ? &papc_mon.sites[site] : NULL;
     papc_price_ring ring = {0, rows, NULL, NULL};
     if (s && s->view_gen > 0) {
         ring = site_ring(s, rows, key);
+        jumped = papc_price_ring_new_pattern(&ring, s->view_gen, k,
+                                             rows - 1, now[rows - 1],
+                                             ARR_JUMP_RATIO, &s->jump_gen,
+                                             &s->jump_dir);
         papc_price_ring_keep(&ring, s->view_gen, now);
     }
     papc_price_ring_mean(&ring, s ? s->view_gen : 0, k, now, mean);
     papc_tr_unlock();
+    return jumped;
 }
 
 /* ---- what the rows cost when they ran (choose.c, PAPC_ARRIVAL_LEARN) ----

@@ -173,6 +173,11 @@ typedef struct arr_site {
     int priced_rows;
     unsigned long long priced_key;  /* the models' inputs they were made
                                        under (choose.c, pick_key) */
+    /* The latest priced view whose spread jumped against the views
+     * before it (papc_arr_price_views): its generation and direction
+     * (+1 up, -1 down, 0 none). */
+    unsigned long jump_gen;
+    int jump_dir;
     /* The learnt spread floor (choose.c): the largest offset of the latest
      * view, and the robust mean of its change from one view to the next;
      * updated from the views alone, so the same on every rank. */
@@ -369,14 +374,20 @@ int papc_arr_served_quiet(const papc_call *c, int *served);
  * none (exchange.c). */
 int papc_arrival_view(const papc_call *c, double *offset, int *known);
 /* Keeps now[rows] (the rows' predicted ē at c's site's latest view; NAN:
- * no candidate) once per view, and gives in mean[rows] each row's mean over
- * the site's latest k views it was priced at (NAN where now is).  key: the
- * models' inputs now was made under; prices kept under another key (a new
- * profile, other settings) are dropped first, so they are never averaged
- * with, or kept instead of, prices of other models. */
-void papc_arr_price_views(const papc_call *c, int rows, int k,
-                          unsigned long long key, const double *now,
-                          double *mean);
+ * no candidate; now[rows - 1], the last, the view's spread) once per view,
+ * and gives in mean[rows] each row's mean over the site's latest k views
+ * it was priced at (NAN where now is).  key: the models' inputs now was
+ * made under; prices kept under another key (a new profile, other
+ * settings) are dropped first, so they are never averaged with, or kept
+ * instead of, prices of other models.  A new pattern: when the spreads of
+ * two views in a row stand ARR_JUMP_RATIO times above (or below) the mean
+ * of the views before them, the views before are dropped, so the prices
+ * follow the new pattern at once and not k/2 views later.  Returns 1 when
+ * this view's spread jumped (the first or the second of such a pair): the
+ * caller then does not count the site settled.  [fg] */
+int papc_arr_price_views(const papc_call *c, int rows, int k,
+                         unsigned long long key, const double *now,
+                         double *mean);
 /* After a plain call at c's site ran row (its registry index) and took
  * elapsed seconds on this process: kept for the residuals (exchange.c:
  * the row by epoch, the time for this process' next notice, or in its

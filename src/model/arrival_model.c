@@ -1476,6 +1476,54 @@ int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
     return span;
 }
 
+int papc_price_ring_jump(const papc_price_ring *ring, unsigned long before,
+                         int k, int col, double value, double ratio) {
+    if (!ring || !ring->price || !ring->gen || col < 0 ||
+        col >= ring->rows || !(value >= 0) || !isfinite(value) ||
+        !(ratio > 1))
+        return 0;
+    double sum = 0;
+    int n = 0;
+    for (int j = 0; j < ring->slots; j++) {
+        unsigned long gj = ring->gen[j];
+        double v = ring->price[(size_t)j * (size_t)ring->rows + (size_t)col];
+        if (gj == 0 || gj >= before || gj + (unsigned long)k <= before ||
+            !(v > 0) || !isfinite(v))
+            continue;
+        sum += v;
+        n++;
+    }
+    if (n == 0) return 0;
+    double mean = sum / n;
+    if (value >= ratio * mean) return 1;
+    if (value * ratio <= mean) return -1;
+    return 0;
+}
+
+void papc_price_ring_drop_before(papc_price_ring *ring, unsigned long g) {
+    if (!ring || !ring->gen) return;
+    for (int j = 0; j < ring->slots; j++)
+        if (ring->gen[j] < g) ring->gen[j] = 0;
+}
+
+int papc_price_ring_new_pattern(papc_price_ring *ring, unsigned long g, int k,
+                                int col, double value, double ratio,
+                                unsigned long *jump_gen, int *jump_dir) {
+    if (*jump_gen == g) return *jump_dir != 0;
+    int j = papc_price_ring_jump(ring, g, k, col, value, ratio);
+    int seen = j != 0;
+    if (*jump_dir != 0 && *jump_gen + 1 == g &&
+        papc_price_ring_jump(ring, g - 1, k, col, value, ratio) ==
+            *jump_dir) {
+        papc_price_ring_drop_before(ring, g - 1);
+        j = 0;
+        seen = 1;
+    }
+    *jump_gen = g;
+    *jump_dir = j;
+    return seen;
+}
+
 /* ---- what the rows cost when they ran ---------------------------------- */
 
 void papc_learn_init(papc_row_learning *l, int rows) {

@@ -220,6 +220,27 @@ void papc_price_ring_keep(papc_price_ring *ring, unsigned long g,
                           const double *now);
 int papc_price_ring_mean(const papc_price_ring *ring, unsigned long g, int k,
                          const double *now, double *mean);
+/* Whether a view's value in column col (its spread: choose.c keeps it
+ * last) marks a new pattern against the views kept before generation
+ * `before` within the latest k, (before − k, before): +1 when it is at
+ * least `ratio` times their mean, −1 when at most 1/ratio of it, 0
+ * otherwise or when no such view has a positive finite value. */
+int papc_price_ring_jump(const papc_price_ring *ring, unsigned long before,
+                         int k, int col, double value, double ratio);
+/* Forgets every view of a generation under g (the pattern they priced is
+ * gone). */
+void papc_price_ring_drop_before(papc_price_ring *ring, unsigned long g);
+/* A new pattern at view g (its column col, the spread, is `value`): a
+ * view whose value jumps (papc_price_ring_jump) against the views before
+ * it, followed by the next view jumping the same way against the same
+ * views, drops them (papc_price_ring_drop_before(g - 1)), so the two new
+ * views alone price the rows.  *jump_gen, *jump_dir: the caller's memory
+ * of the latest jumped view (0, 0 at first).  Call before keeping view g;
+ * a second call at the same g changes nothing.  Returns 1 when view g
+ * jumped or confirmed a jump, else 0. */
+int papc_price_ring_new_pattern(papc_price_ring *ring, unsigned long g, int k,
+                                int col, double value, double ratio,
+                                unsigned long *jump_gen, int *jump_dir);
 
 /* ---- what the rows cost when they ran (choose.c, PAPC_ARRIVAL_LEARN) ----
  *

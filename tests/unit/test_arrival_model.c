@@ -311,6 +311,94 @@ static void test_price_ring(void **state) {
     assert_true(mean[0] == 20);
 }
 
+/* A new pattern in the prices over the views (papc_price_ring_jump,
+ * _new_pattern): column 1 holds the views' spreads.  The benchmark's
+ * change from 10 to 50 ms (views 8-10 ms, then 44-48 ms): the first 50 ms
+ * view jumps (not yet dropped: one view could be a misprediction), the
+ * second confirms and the 10 ms views go, so the mean is of the two new
+ * views alone; a view 3.4 x under the mean of its predecessors (a late
+ * rank decided on time, test_guess's rand-late 10 ms series) followed by a
+ * normal one drops nothing; a fall from 200 to 10 ms confirmed likewise;
+ * a second call at the same view changes nothing. */
+static void keep_view(papc_price_ring *ring, unsigned long g, double price,
+                      double spread, unsigned long *jg, int *jd, int *seen) {
+    double v[2] = {price, spread};
+    *seen = papc_price_ring_new_pattern(ring, g, 4, 1, spread, 3.0, jg, jd);
+    papc_price_ring_keep(ring, g, v);
+}
+
+static void test_price_ring_new_pattern(void **state) {
+    (void)state;
+    enum { SLOTS = 8, ROWS = 2 };
+    double price[SLOTS * ROWS], mean[ROWS];
+    unsigned long gen[SLOTS] = {0}, jg = 0;
+    int jd = 0, seen = 0;
+    papc_price_ring ring = {SLOTS, ROWS, price, gen};
+    assert_int_equal(papc_price_ring_jump(&ring, 1, 4, 1, 5e-3, 3), 0);
+    keep_view(&ring, 1, 10, 8e-3, &jg, &jd, &seen);
+    assert_int_equal(seen, 0);
+    keep_view(&ring, 2, 12, 10e-3, &jg, &jd, &seen);
+    keep_view(&ring, 3, 11, 9e-3, &jg, &jd, &seen);
+    assert_int_equal(seen, 0);
+    assert_int_equal(papc_price_ring_jump(&ring, 4, 4, 1, 28e-3, 3), 1);
+    assert_int_equal(papc_price_ring_jump(&ring, 4, 4, 1, 26e-3, 3), 0);
+    assert_int_equal(papc_price_ring_jump(&ring, 4, 4, 1, 2.9e-3, 3), -1);
+    /* view 4 at 50 ms: jumped, nothing dropped yet */
+    keep_view(&ring, 4, 40, 44e-3, &jg, &jd, &seen);
+    assert_int_equal(seen, 1);
+    assert_int_equal(jd, 1);
+    double v4[ROWS] = {40, 44e-3};
+    assert_int_equal(papc_price_ring_mean(&ring, 4, 4, v4, mean), 4);
+    /* again at view 4 (a second choice): the same answer, no change */
+    assert_int_equal(papc_price_ring_new_pattern(&ring, 4, 4, 1, 44e-3, 3.0,
+                                                 &jg, &jd), 1);
+    /* view 5 confirms: views 1-3 dropped, the mean is of views 4-5 */
+    keep_view(&ring, 5, 44, 48e-3, &jg, &jd, &seen);
+    assert_int_equal(seen, 1);
+    assert_int_equal(jd, 0);
+    double v5[ROWS] = {44, 48e-3};
+    assert_int_equal(papc_price_ring_mean(&ring, 5, 4, v5, mean), 2);
+    assert_true(fabs(mean[0] - 42) < 1e-12);
+    /* view 6: the same pattern, no jump */
+    keep_view(&ring, 6, 41, 45e-3, &jg, &jd, &seen);
+    assert_int_equal(seen, 0);
+
+    /* a mispredicted view, then a normal one: nothing dropped */
+    memset(gen, 0, sizeof gen);
+    jg = 0, jd = 0;
+    double r10[6] = {4.84e-3, 6.4e-3, 6.24e-3, 1.72e-3, 6.89e-3, 10.1e-3};
+    int jumps = 0;
+    for (int g = 1; g <= 6; g++) {
+        keep_view(&ring, (unsigned long)g, g, r10[g - 1], &jg, &jd, &seen);
+        jumps += seen;
+    }
+    assert_int_equal(jumps, 1);   /* 1.72 ms, 3.4 x under 5.83 */
+    double v6[ROWS] = {6, 10.1e-3};
+    assert_int_equal(papc_price_ring_mean(&ring, 6, 4, v6, mean), 4);
+    assert_true(fabs(mean[0] - 4.5) < 1e-12);  /* views 3-6 */
+
+    /* 200 ms, then 10 ms twice: the fall is confirmed too */
+    memset(gen, 0, sizeof gen);
+    jg = 0, jd = 0;
+    keep_view(&ring, 1, 100, 190e-3, &jg, &jd, &seen);
+    keep_view(&ring, 2, 101, 195e-3, &jg, &jd, &seen);
+    keep_view(&ring, 3, 20, 9e-3, &jg, &jd, &seen);
+    assert_true(seen && jd == -1);
+    keep_view(&ring, 4, 22, 8e-3, &jg, &jd, &seen);
+    assert_true(seen && jd == 0);
+    double w4[ROWS] = {22, 8e-3};
+    assert_int_equal(papc_price_ring_mean(&ring, 4, 4, w4, mean), 2);
+    assert_true(fabs(mean[0] - 21) < 1e-12);
+    /* a view skipped (not priced) between the two: no confirmation */
+    memset(gen, 0, sizeof gen);
+    jg = 0, jd = 0;
+    keep_view(&ring, 1, 10, 8e-3, &jg, &jd, &seen);
+    keep_view(&ring, 2, 40, 44e-3, &jg, &jd, &seen);
+    keep_view(&ring, 4, 41, 45e-3, &jg, &jd, &seen);
+    double x4[ROWS] = {41, 45e-3};
+    assert_int_equal(papc_price_ring_mean(&ring, 4, 4, x4, mean), 3);
+}
+
 /* The choice among rows (papc_arrival_pick): noise keeps the size-based
  * row, the least ē wins among the classic rows, an arrival-aware one only
  * by the margin. */
@@ -1854,6 +1942,7 @@ int main(void) {
         cmocka_unit_test(test_papers_claims),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_price_ring),
+        cmocka_unit_test(test_price_ring_new_pattern),
         cmocka_unit_test(test_learning),
         cmocka_unit_test(test_fast_at_large_P),
         cmocka_unit_test(test_clv_round_plan_hand),
