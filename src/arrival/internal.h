@@ -173,9 +173,9 @@ typedef struct arr_site {
     int priced_rows;
     unsigned long long priced_key;  /* the models' inputs they were made
                                        under (choose.c, pick_key) */
-    /* The latest priced view whose spread jumped against the views
-     * before it (papc_arr_price_views): its generation and direction
-     * (+1 up, -1 down, 0 none). */
+    /* The latest priced view and whether its spread jumped against the
+     * views before it (papc_arr_price_views, papc_price_ring_new_pattern):
+     * its generation and +1 up, -1 down, 2 confirmed a jump, 0 none. */
     unsigned long jump_gen;
     int jump_dir;
     /* The learnt spread floor (choose.c): the largest offset of the latest

@@ -1516,7 +1516,7 @@ int papc_price_ring_new_pattern(papc_price_ring *ring, unsigned long g, int k,
         papc_price_ring_jump(ring, g - 1, k, col, value, ratio) ==
             *jump_dir) {
         papc_price_ring_drop_before(ring, g - 1);
-        j = 0;
+        j = 2;  /* confirmed: seen at g, no jump pending */
         seen = 1;
     }
     *jump_gen = g;

@@ -235,9 +235,11 @@ void papc_price_ring_drop_before(papc_price_ring *ring, unsigned long g);
  * it, followed by the next view jumping the same way against the same
  * views, drops them (papc_price_ring_drop_before(g - 1)), so the two new
  * views alone price the rows.  *jump_gen, *jump_dir: the caller's memory
- * of the latest jumped view (0, 0 at first).  Call before keeping view g;
- * a second call at the same g changes nothing.  Returns 1 when view g
- * jumped or confirmed a jump, else 0. */
+ * of the latest priced view (0, 0 at first): its generation and +1 / -1
+ * (it jumped up / down), 2 (it confirmed a jump) or 0.  Call before
+ * keeping view g; a second call at the same g (a pick made again,
+ * PAPC_ARRIVAL_PICK_CHECK) changes nothing and returns the same.
+ * Returns 1 when view g jumped or confirmed a jump, else 0. */
 int papc_price_ring_new_pattern(papc_price_ring *ring, unsigned long g, int k,
                                 int col, double value, double ratio,
                                 unsigned long *jump_gen, int *jump_dir);
