@@ -349,21 +349,6 @@ static int seg_offered(const papc_profile *p, const char *coll,
     return 1;
 }
 
-/* One (row, segment size)'s predicted time: parameters fitted at the
- * measured P on either side of the call's (to this segment size alone when
- * the profile has such fits), the prediction interpolated linearly in P.
- * A segmented row above the largest P it was measured at takes its fit
- * over every P and segment size instead: at one P the traffic terms are
- * proportional to the latency and bandwidth terms (a tree's (P-1) n_s
- * messages and its Σγ + (n_s-1)γ rounds both grow with n_s alone), so each
- * segment size's single-P fit splits them its own way, and that split
- * decides how its prediction grows with P: the unsegmented binomial's fit
- * at 64 had no traffic term, the 8 KiB one half its time in it, and from
- * P = 256 the model took the whole message, 29-45 % slower (docs/scale.md,
- * "Bcast selection at P = 1,024").  One fit for every segment size leaves
- * the choice among them to the model.  Unsegmented rows keep the largest
- * P's fit: for gather it chose right at P = 512 and 1,024, where the
- * pooled fit would take basic_linear over binomial at 4 KiB (5-10 %). */
 /* The profile row whose fitted parameters a's model takes: its own, else
  * the classic row its code runs as when every process is on time
  * (papc_alg_desc.fitted_as).  Why: papc-tune times classic rows only, and
@@ -383,6 +368,21 @@ static const char *fitted_name(const papc_profile *p, const papc_alg_desc *a) {
                                                     : a->info.name;
 }
 
+/* One (row, segment size)'s predicted time: parameters fitted at the
+ * measured P on either side of the call's (to this segment size alone when
+ * the profile has such fits), the prediction interpolated linearly in P.
+ * A segmented row above the largest P it was measured at takes its fit
+ * over every P and segment size instead: at one P the traffic terms are
+ * proportional to the latency and bandwidth terms (a tree's (P-1) n_s
+ * messages and its Σγ + (n_s-1)γ rounds both grow with n_s alone), so each
+ * segment size's single-P fit splits them its own way, and that split
+ * decides how its prediction grows with P: the unsegmented binomial's fit
+ * at 64 had no traffic term, the 8 KiB one half its time in it, and from
+ * P = 256 the model took the whole message, 29-45 % slower (docs/scale.md,
+ * "Bcast selection at P = 1,024").  One fit for every segment size leaves
+ * the choice among them to the model.  Unsegmented rows keep the largest
+ * P's fit: for gather it chose right at P = 512 and 1,024, where the
+ * pooled fit would take basic_linear over binomial at 4 KiB (5-10 %). */
 static double predict_at(const papc_profile *p, const papc_alg_desc *a,
                          const papc_model_in *in, papc_opclass k,
                          const char **note, papc_params *used) {
